@@ -1,0 +1,44 @@
+/** The JS backend: the float64 reference implementation behind the Solver API. */
+import { SolverBase } from './solver.js';
+import { firstInvalidJs, checkNumber, describe, type ParamRule } from './validate.js';
+import type { Param, SpringMode } from './types.js';
+import * as reference from './reference/spring.js';
+
+export class JsSolver extends SolverBase {
+  readonly backend = 'js' as const;
+  private live = new WeakSet<Float32Array>();
+
+  alloc(length: number): Float32Array {
+    this.checkLive('alloc');
+    checkLength(length);
+    const array = new Float32Array(length);
+    this.live.add(array);
+    return array;
+  }
+
+  free(array: Float32Array): void {
+    this.checkLive('free');
+    if (!this.live.has(array)) {
+      throw new TypeError(`free: array (${describe(array)}) was not allocated by this solver, or was already freed`);
+    }
+    this.live.delete(array);
+  }
+
+  protected firstInvalid(array: Float32Array, rule: ParamRule): number {
+    return firstInvalidJs(array, rule);
+  }
+
+  protected runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
+    reference.damper(x, g, halflife, dt);
+  }
+
+  protected runSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, p0: Param, p1: Param, dt: number): void {
+    reference.spring(mode, x, v, g, q, p0, p1, dt);
+  }
+}
+
+export function checkLength(length: unknown): number {
+  checkNumber('alloc', 'length', length, 'nonNegative');
+  if (!Number.isInteger(length)) throw new RangeError(`alloc: length is ${length}; it must be a whole number`);
+  return length as number;
+}

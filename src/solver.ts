@@ -1,0 +1,125 @@
+/**
+ * The Solver API and the checks every backend shares. A backend implements the `run*` kernels
+ * (called only with validated arguments), memory management and the parameter scan.
+ */
+import { SpringMode, type Backend, type Param } from './types.js';
+import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type ParamRule } from './validate.js';
+
+/**
+ * A batch solver. Every state array is a Float32Array updated in place; element i of every
+ * array (and of every per-element parameter) is one independent spring, so a vec3 is three elements.
+ * Units: seconds, Hz, 1/s (damping), 1/s² (stiffness).
+ */
+export interface Solver {
+  /** The implementation running the kernels. */
+  readonly backend: Backend;
+  /**
+   * A zeroed Float32Array of `length` floats living in the solver's memory: passed back to the
+   * solver it is used in place, with no copy. It stays valid for the solver's life (memory never
+   * grows); when capacity runs out this throws a RangeError (see `memoryBytes`).
+   */
+  alloc(length: number): Float32Array;
+  /** Returns an array from {@link Solver.alloc} to the solver. Using it afterwards is an error. */
+  free(array: Float32Array): void;
+  /** Releases the solver; any later call throws a TypeError. */
+  dispose(): void;
+  /** Exact damper (Holden): `x ← g + (x − g)·exp(−ln2·dt / halflife)`. */
+  damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
+  /** Holden's spring_damper_exact: `x'' = s·(g − x) + d·(q − v)`, s = (2π·frequency)², d = 4·ln2/halflife; any regime. */
+  springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void;
+  /** The same spring given stiffness s (1/s²) and damping d (1/s). s = 0 is exact (v relaxes to q, x integrates v). */
+  springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void;
+  /** The same spring given damping ratio ζ > 0 and halflife: d = 4·ln2/halflife, s = (d / 2ζ)². */
+  springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void;
+  /** Holden's critical_spring_damper_exact: s = d²/4. */
+  criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void;
+  /** Holden's simple_spring_damper_exact: critical, goal velocity 0. */
+  simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
+  /** Holden's decay_spring_damper_exact: critical, goal 0, goal velocity 0. */
+  decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
+}
+
+type ParamSpec = [name: string, value: Param, rule: ParamRule];
+
+export abstract class SolverBase implements Solver {
+  abstract readonly backend: Backend;
+  private disposed = false;
+
+  abstract alloc(length: number): Float32Array;
+  abstract free(array: Float32Array): void;
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  /** Index of the first element breaking `rule`, or −1. */
+  protected abstract firstInvalid(array: Float32Array, rule: ParamRule): number;
+  protected abstract runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
+  protected abstract runSpring(
+    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null,
+    p0: Param, p1: Param, dt: number,
+  ): void;
+
+  protected checkLive(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this solver has been disposed`);
+  }
+
+  /**
+   * Checks a call: not disposed, arrays, parameters, overlaps, dt. Returns the parameters, with
+   * uniform numbers rounded to float32 when another parameter is per-element (they then travel
+   * with the per-element values, so every backend sees the same float32 value).
+   */
+  protected checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown): Param[] {
+    this.checkLive(method);
+    const n = checkArrays(method, arrays);
+    const scan = (array: Float32Array, rule: ParamRule) => this.firstInvalid(array, rule);
+    for (const [name, value, rule] of params) checkParam(method, name, value, n, rule, scan);
+    const paramArrays = params
+      .filter(([, value]) => typeof value !== 'number')
+      .map(([name, value]) => ({ name, array: value as Float32Array }));
+    checkOverlap(method, [...(arrays as { name: string; array: Float32Array; output?: boolean }[]), ...paramArrays]);
+    checkNumber(method, 'dt', dt, 'nonNegative');
+    const mixed = paramArrays.length > 0;
+    return params.map(([, value]) => (mixed && typeof value === 'number' ? Math.fround(value) : value));
+  }
+
+  damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
+    const [h] = this.checkCall('damper', [{ name: 'x', array: x, output: true }, { name: 'g', array: g }], [['halflife', halflife, 'nonNegative']], dt);
+    this.runDamper(x, g, h, dt);
+  }
+
+  springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void {
+    this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, g, q, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
+  }
+
+  springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void {
+    this.spring('springDamperStiffness', SpringMode.StiffnessDamping, x, v, g, q, ['stiffness', stiffness, 'nonNegative'], ['damping', damping, 'nonNegative'], dt);
+  }
+
+  springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void {
+    this.spring('springDamperRatio', SpringMode.RatioHalflife, x, v, g, q, ['dampingRatio', dampingRatio, 'positive'], ['halflife', halflife, 'nonNegative'], dt);
+  }
+
+  criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void {
+    this.spring('criticalSpringDamper', SpringMode.Critical, x, v, g, q, ['halflife', halflife, 'nonNegative'], null, dt);
+  }
+
+  simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
+    this.spring('simpleSpringDamper', SpringMode.Critical, x, v, g, null, ['halflife', halflife, 'nonNegative'], null, dt);
+  }
+
+  decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void {
+    this.spring('decaySpringDamper', SpringMode.Critical, x, v, null, null, ['halflife', halflife, 'nonNegative'], null, dt);
+  }
+
+  private spring(
+    method: string, mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null,
+    p0: ParamSpec, p1: ParamSpec | null, dt: number,
+  ): void {
+    const arrays: ArrayArg[] = [{ name: 'x', array: x, output: true }, { name: 'v', array: v, output: true }];
+    if (g !== null) arrays.push({ name: 'g', array: g });
+    if (q !== null) arrays.push({ name: 'q', array: q });
+    const [a, b = 0] = this.checkCall(method, arrays, p1 ? [p0, p1] : [p0], dt);
+    this.runSpring(mode, x, v, g, q, a, b, dt);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Argument checks shared by every backend. Every error names the method and the argument.
+ * Checks run before anything is written, so a rejected call changes nothing.
+ */
+import type { Param } from './types.js';
+
+/** What a parameter may be: ≥ 0 (halflife, frequency, stiffness, damping) or > 0 (damping ratio). */
+export type ParamRule = 'nonNegative' | 'positive';
+
+export interface ArrayArg {
+  name: string;
+  array: unknown;
+  /** Written by the call (checked for overlap with every other array). */
+  output?: boolean;
+  /** Floats per element (3 for a vec3, 4 for a quaternion); 1 by default. */
+  width?: number;
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an Array';
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
+  return typeof value === 'number' ? `the number ${value}` : typeof value;
+}
+
+/** Checks types and lengths; returns the element count n (length of the first array / width). */
+export function checkArrays(method: string, args: ArrayArg[]): number {
+  let n = -1;
+  let first = '';
+  for (const { name, array, width = 1 } of args) {
+    if (!(array instanceof Float32Array)) {
+      throw new TypeError(`${method}: ${name} must be a Float32Array, got ${describe(array)}`);
+    }
+    if (n < 0) {
+      if (array.length % width !== 0) {
+        throw new RangeError(`${method}: ${name} has length ${array.length}, which is not a multiple of ${width}`);
+      }
+      n = array.length / width;
+      first = name;
+    } else if (array.length !== n * width) {
+      throw new RangeError(
+        `${method}: ${name} has length ${array.length}, expected ${n * width} (${n} elements × ${width}, as ${first})`,
+      );
+    }
+  }
+  return n;
+}
+
+/**
+ * Outputs may not overlap any other array, except that an input may be the very same array
+ * as an output (same buffer, offset and length): element i is read before it is written.
+ */
+export function checkOverlap(method: string, args: { name: string; array: Float32Array; output?: boolean }[]): void {
+  for (let i = 0; i < args.length; i++) {
+    for (let j = i + 1; j < args.length; j++) {
+      const a = args[i];
+      const b = args[j];
+      if (!a.output && !b.output) continue;
+      if (a.array.buffer !== b.array.buffer) continue;
+      const aStart = a.array.byteOffset;
+      const bStart = b.array.byteOffset;
+      const aEnd = aStart + a.array.byteLength;
+      const bEnd = bStart + b.array.byteLength;
+      if (aEnd <= bStart || bEnd <= aStart || a.array.byteLength === 0 || b.array.byteLength === 0) continue;
+      const identical = aStart === bStart && aEnd === bEnd;
+      if (identical && !(a.output && b.output)) continue;
+      throw new RangeError(
+        `${method}: ${a.name} and ${b.name} overlap in memory; ` +
+          (a.output && b.output ? 'outputs must be distinct arrays' : 'an input may alias an output only as the identical array'),
+      );
+    }
+  }
+}
+
+function isValid(value: number, rule: ParamRule): boolean {
+  return (rule === 'positive' ? value > 0 : value >= 0) && value < Infinity;
+}
+
+function ruleText(rule: ParamRule): string {
+  return rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0';
+}
+
+/**
+ * Checks a parameter: a number, or a Float32Array with one value per element.
+ * `firstInvalid` finds the first bad element of an array (the wasm backends scan their own memory).
+ */
+export function checkParam(
+  method: string,
+  name: string,
+  param: Param,
+  n: number,
+  rule: ParamRule,
+  firstInvalid: (array: Float32Array, rule: ParamRule) => number,
+): void {
+  if (typeof param === 'number') {
+    if (!isValid(param, rule)) throw new RangeError(`${method}: ${name} is ${param}; it must be ${ruleText(rule)}`);
+    return;
+  }
+  if (!(param instanceof Float32Array)) {
+    throw new TypeError(`${method}: ${name} must be a number or a Float32Array, got ${describe(param)}`);
+  }
+  if (param.length !== n) {
+    throw new RangeError(`${method}: ${name} has length ${param.length}, expected ${n} (one value per element)`);
+  }
+  const bad = firstInvalid(param, rule);
+  if (bad >= 0) {
+    throw new RangeError(`${method}: ${name}[${bad}] is ${param[bad]}; it must be ${ruleText(rule)}`);
+  }
+}
+
+/** The JS scan used for arrays outside wasm memory and by the JS backend. */
+export function firstInvalidJs(array: Float32Array, rule: ParamRule): number {
+  for (let i = 0; i < array.length; i++) if (!isValid(array[i], rule)) return i;
+  return -1;
+}
+
+export function checkNumber(method: string, name: string, value: unknown, rule: ParamRule): number {
+  if (typeof value !== 'number') throw new TypeError(`${method}: ${name} must be a number, got ${describe(value)}`);
+  if (!isValid(value, rule)) throw new RangeError(`${method}: ${name} is ${value}; it must be ${ruleText(rule)}`);
+  return value;
+}

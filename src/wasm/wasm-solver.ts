@@ -1,0 +1,182 @@
+/**
+ * The WebAssembly backends (SIMD and scalar builds of the same kernels).
+ *
+ * Memory is imported, created once with initial = maximum, and never grows, so every view
+ * handed out by alloc() stays attached for the solver's life (docs/DECISIONS.md). Layout:
+ *   [0, STATIC_BYTES)            the module's static data (checked against heapBase())
+ *   [CONSTANTS, +64)             broadcast values for uniform parameters in per-element calls
+ *   [SCRATCH, +SLOTS·SLOT_BYTES) chunks of arrays that live outside this memory (copy path)
+ *   [arena, arena + memoryBytes) alloc() arrays
+ */
+import { SolverBase } from '../solver.js';
+import { checkLength } from '../js-solver.js';
+import { describe, firstInvalidJs, type ParamRule } from '../validate.js';
+import type { Param, SpringMode } from '../types.js';
+import { Allocator } from './allocator.js';
+import type { KernelExports } from './kernel-exports.js';
+
+const PAGE = 65536;
+const STATIC_BYTES = PAGE;
+const CONSTANTS = STATIC_BYTES;
+const CONSTANT_SLOTS = 16;
+const SCRATCH = CONSTANTS + CONSTANT_SLOTS * 4;
+/** Arrays one call can copy at once, and floats per copied chunk. */
+const SLOTS = 16;
+const SLOT_FLOATS = 16384;
+const ARENA = SCRATCH + SLOTS * SLOT_FLOATS * 4;
+
+export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** A kernel argument: an array (copied through scratch unless it lives in this memory) or none. */
+interface Operand {
+  array: Float32Array | null;
+  width: number;
+  output: boolean;
+}
+
+export function createMemory(memoryBytes: number): WebAssembly.Memory {
+  const pages = Math.ceil((ARENA + memoryBytes) / PAGE);
+  return new WebAssembly.Memory({ initial: pages, maximum: pages });
+}
+
+export class WasmSolver extends SolverBase {
+  private readonly allocator: Allocator;
+  private readonly heap: Float32Array;
+  private kernels: KernelExports;
+
+  constructor(
+    readonly backend: 'simd' | 'wasm',
+    kernels: KernelExports,
+    private readonly memory: WebAssembly.Memory,
+  ) {
+    super();
+    if (kernels.heapBase() > STATIC_BYTES) throw new Error(`internal: static data (${kernels.heapBase()} bytes) exceeds ${STATIC_BYTES}`);
+    this.kernels = kernels;
+    this.heap = new Float32Array(memory.buffer);
+    this.allocator = new Allocator(ARENA, memory.buffer.byteLength);
+  }
+
+  /** The raw kernels, for the benchmark's data-movement floor and the math accuracy tests. */
+  get rawKernels(): KernelExports {
+    this.checkLive('rawKernels');
+    return this.kernels;
+  }
+
+  alloc(length: number): Float32Array {
+    this.checkLive('alloc');
+    checkLength(length);
+    if (length === 0) return new Float32Array(this.memory.buffer, ARENA, 0);
+    const start = this.allocator.allocate(length);
+    if (start < 0) {
+      throw new RangeError(
+        `alloc: length ${length} (${length * 4} bytes) does not fit: the largest free block is ` +
+          `${this.allocator.largestFreeBytes()} bytes of ${this.allocator.freeBytes()} free; ` +
+          'create the solver with a larger memoryBytes',
+      );
+    }
+    const array = new Float32Array(this.memory.buffer, start, length);
+    array.fill(0);
+    return array;
+  }
+
+  free(array: Float32Array): void {
+    this.checkLive('free');
+    if (!(array instanceof Float32Array)) throw new TypeError(`free: array must be a Float32Array, got ${describe(array)}`);
+    if (array.length === 0 && this.owns(array)) return;
+    if (!this.owns(array) || !this.allocator.owns(array.byteOffset, array.length)) {
+      throw new TypeError('free: array was not allocated by this solver, or was already freed');
+    }
+    this.allocator.release(array.byteOffset);
+  }
+
+  override dispose(): void {
+    super.dispose();
+    this.kernels = undefined as unknown as KernelExports;
+  }
+
+  private owns(array: Float32Array): boolean {
+    return array.buffer === this.memory.buffer;
+  }
+
+  protected firstInvalid(array: Float32Array, rule: ParamRule): number {
+    if (!this.owns(array)) return firstInvalidJs(array, rule);
+    return this.kernels.firstInvalid(array.byteOffset, array.length, rule === 'positive' ? 1 : 0);
+  }
+
+  protected runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
+    const k = this.kernels;
+    if (typeof halflife === 'number') {
+      this.marshal(x.length, [out(x), input(g)], ([px, pg], n) => k.damperUniform(px, pg, n, halflife, dt));
+    } else {
+      this.marshal(x.length, [out(x), input(g), input(halflife)], ([px, pg, ph], n) => k.damperVarying(px, pg, n, ph, 1, dt));
+    }
+  }
+
+  protected runSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, p0: Param, p1: Param, dt: number): void {
+    const k = this.kernels;
+    const state = [out(x), out(v), input(g), input(q)];
+    if (typeof p0 === 'number' && typeof p1 === 'number') {
+      this.marshal(x.length, state, ([px, pv, pg, pq], n) => k.springUniform(px, pv, pg, pq, n, mode, p0, p1, dt));
+      return;
+    }
+    const [a, aStride] = this.perElement(p0, 0);
+    const [b, bStride] = this.perElement(p1, 1);
+    this.marshal(x.length, [...state, input(a), input(b)], ([px, pv, pg, pq, pa, pb], n) =>
+      k.springVarying(px, pv, pg, pq, n, mode, pa || this.constantPointer(0), aStride, pb || this.constantPointer(1), bStride, dt),
+    );
+  }
+
+  /** A per-element parameter as an operand (stride 1), or a number stored as a broadcast constant (stride 0). */
+  private perElement(p: Param, slot: number): [Float32Array | null, number] {
+    if (typeof p !== 'number') return [p, 1];
+    this.heap[this.constantPointer(slot) >> 2] = p;
+    return [null, 0];
+  }
+
+  private constantPointer(slot: number): number {
+    return CONSTANTS + slot * 4;
+  }
+
+  /**
+   * Runs `kernel` over n elements with a pointer per operand (0 for none). Arrays in this
+   * memory are passed in place; others are copied in and out in chunks of scratch slots.
+   */
+  private marshal(n: number, operands: Operand[], kernel: (pointers: number[], count: number) => void): void {
+    const copied = operands.filter((o) => o.array !== null && !this.owns(o.array));
+    if (copied.length === 0) {
+      kernel(operands.map((o) => (o.array ? o.array.byteOffset : 0)), n);
+      return;
+    }
+    const widest = Math.max(...copied.map((o) => o.width));
+    const chunk = Math.floor(SLOT_FLOATS / widest);
+    for (let start = 0; start < n; start += chunk) {
+      const count = Math.min(chunk, n - start);
+      let slot = 0;
+      const slots: number[] = [];
+      const pointers = operands.map((o) => {
+        if (!o.array) return 0;
+        const from = start * o.width;
+        if (this.owns(o.array)) return o.array.byteOffset + from * 4;
+        const pointer = SCRATCH + slot++ * SLOT_FLOATS * 4;
+        this.heap.set(o.array.subarray(from, from + count * o.width), pointer >> 2);
+        slots.push(pointer);
+        return pointer;
+      });
+      kernel(pointers, count);
+      for (const o of operands) {
+        if (!o.array || !o.output || this.owns(o.array)) continue;
+        const pointer = pointers[operands.indexOf(o)];
+        const from = start * o.width;
+        o.array.set(this.heap.subarray(pointer >> 2, (pointer >> 2) + count * o.width), from);
+      }
+    }
+  }
+}
+
+function out(array: Float32Array, width = 1): Operand {
+  return { array, width, output: true };
+}
+
+function input(array: Float32Array | null, width = 1): Operand {
+  return { array, width, output: false };
+}
