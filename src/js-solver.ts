@@ -1,5 +1,5 @@
 /** The JS backend: the float64 reference implementation behind the Solver API. */
-import { SolverBase } from './solver.js';
+import { SolverBase, type Kernel, type Operand } from './solver.js';
 import { firstInvalidJs, checkNumber, describe, type ParamRule } from './validate.js';
 import type { Param, SpringMode } from './types.js';
 import * as reference from './reference/spring.js';
@@ -30,6 +30,10 @@ export class JsSolver extends SolverBase {
 
   protected runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
     reference.damper(x, g, halflife, dt);
+  }
+
+  runKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]): void {
+    kernel.js(operands.map((o) => o.array), params, scalars, n);
   }
 
   protected runSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, p0: Param, p1: Param, dt: number): void {

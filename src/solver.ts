@@ -39,7 +39,35 @@ export interface Solver {
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
 }
 
-type ParamSpec = [name: string, value: Param, rule: ParamRule];
+export type ParamSpec = [name: string, value: Param, rule: ParamRule];
+
+/** An array argument of a kernel: null for an absent optional array (the kernel sees pointer 0). */
+export interface Operand {
+  array: Float32Array | null;
+  /** Floats per element. */
+  width: number;
+  output: boolean;
+}
+
+/** An output array operand. */
+export function out(array: Float32Array, width = 1): Operand {
+  return { array, width, output: true };
+}
+
+/** An input array operand (null: absent, pointer 0). */
+export function input(array: Float32Array | null, width = 1): Operand {
+  return { array, width, output: false };
+}
+
+/**
+ * A kernel run the same way on every backend. The wasm export is called as
+ * `(pointer per operand…, n, (pointer, stride) per param…, scalars…)`, where stride 0 means a
+ * broadcast value; `js` is the float64 reference taking the same operands, params and scalars.
+ */
+export interface Kernel {
+  wasm: string;
+  js: (arrays: (Float32Array | null)[], params: Param[], scalars: number[], n: number) => void;
+}
 
 export abstract class SolverBase implements Solver {
   abstract readonly backend: Backend;
@@ -60,7 +88,14 @@ export abstract class SolverBase implements Solver {
     p0: Param, p1: Param, dt: number,
   ): void;
 
-  protected checkLive(method: string): void {
+  /**
+   * Runs a generic kernel on validated arguments (see {@link Kernel}).
+   * @internal
+   */
+  abstract runKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]): void;
+
+  /** @internal */
+  checkLive(method: string): void {
     if (this.disposed) throw new TypeError(`${method}: this solver has been disposed`);
   }
 
@@ -69,7 +104,12 @@ export abstract class SolverBase implements Solver {
    * uniform numbers rounded to float32 when another parameter is per-element (they then travel
    * with the per-element values, so every backend sees the same float32 value).
    */
-  protected checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown): Param[] {
+  /**
+   * `roundUniform`: round every number parameter to float32 (generic kernels carry uniform
+   * parameters as float32 broadcast values, so the reference must see the same value).
+   * @internal
+   */
+  checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown, roundUniform = false): Param[] {
     this.checkLive(method);
     const n = checkArrays(method, arrays);
     const scan = (array: Float32Array, rule: ParamRule) => this.firstInvalid(array, rule);
@@ -79,7 +119,7 @@ export abstract class SolverBase implements Solver {
       .map(([name, value]) => ({ name, array: value as Float32Array }));
     checkOverlap(method, [...(arrays as { name: string; array: Float32Array; output?: boolean }[]), ...paramArrays]);
     checkNumber(method, 'dt', dt, 'nonNegative');
-    const mixed = paramArrays.length > 0;
+    const mixed = roundUniform || paramArrays.length > 0;
     return params.map(([, value]) => (mixed && typeof value === 'number' ? Math.fround(value) : value));
   }
 
@@ -123,3 +163,10 @@ export abstract class SolverBase implements Solver {
     this.runSpring(mode, x, v, g, q, a, b, dt);
   }
 }
+
+// Families of methods beyond the core spring family live in src/methods/<family>.ts, each an
+// object of methods written against SolverBase's checkCall/runKernel. They are mixed in here:
+//   import { fooMethods, type FooMethods } from './methods/foo.js';
+//   export interface Solver extends FooMethods {}        (declaration merging, one per family)
+//   export interface SolverBase extends FooMethods {}
+//   Object.assign(SolverBase.prototype, fooMethods);

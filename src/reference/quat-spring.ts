@@ -245,7 +245,7 @@ export function quatInertializeUpdate(
     const oq = load4(offQ, i);
     const ow = load3(offW, i);
     const iq = load4(inQ, i);
-    const r = rotate(oq, load3(inW, i));
+    const r = load3(inW, i);
     store4(outQ, i, mul(oq, iq)); // out_x = off_x * in_x (Motion-Matching)
     store3(outW, i, [ow[0] + r[0], ow[1] + r[1], ow[2] + r[2]]); // out_v = off_v + off_x * in_v (Motion-Matching)
   }

@@ -8,7 +8,7 @@
  *   [SCRATCH, +SLOTS·SLOT_BYTES) chunks of arrays that live outside this memory (copy path)
  *   [arena, arena + memoryBytes) alloc() arrays
  */
-import { SolverBase } from '../solver.js';
+import { SolverBase, out, input, type Kernel, type Operand } from '../solver.js';
 import { checkLength } from '../js-solver.js';
 import { describe, firstInvalidJs, type ParamRule } from '../validate.js';
 import type { Param, SpringMode } from '../types.js';
@@ -26,13 +26,6 @@ const SLOT_FLOATS = 16384;
 const ARENA = SCRATCH + SLOTS * SLOT_FLOATS * 4;
 
 export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
-
-/** A kernel argument: an array (copied through scratch unless it lives in this memory) or none. */
-interface Operand {
-  array: Float32Array | null;
-  width: number;
-  output: boolean;
-}
 
 export function createMemory(memoryBytes: number): WebAssembly.Memory {
   const pages = Math.ceil((ARENA + memoryBytes) / PAGE);
@@ -126,6 +119,17 @@ export class WasmSolver extends SolverBase {
     );
   }
 
+  runKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]): void {
+    if (params.length > CONSTANT_SLOTS) throw new Error(`internal: ${kernel.wasm} has more than ${CONSTANT_SLOTS} parameters`);
+    const fn = (this.kernels as unknown as Record<string, (...args: number[]) => void>)[kernel.wasm];
+    if (typeof fn !== 'function') throw new Error(`internal: the wasm build has no kernel ${kernel.wasm}`);
+    const perElement = params.map((p, slot) => this.perElement(p, slot));
+    this.marshal(n, [...operands, ...perElement.map(([array]) => input(array))], (pointers, count) => {
+      const paramArgs = perElement.flatMap(([, stride], i) => [pointers[operands.length + i] || this.constantPointer(i), stride]);
+      fn(...pointers.slice(0, operands.length), count, ...paramArgs, ...scalars);
+    });
+  }
+
   /** A per-element parameter as an operand (stride 1), or a number stored as a broadcast constant (stride 0). */
   private perElement(p: Param, slot: number): [Float32Array | null, number] {
     if (typeof p !== 'number') return [p, 1];
@@ -171,12 +175,4 @@ export class WasmSolver extends SolverBase {
       }
     }
   }
-}
-
-function out(array: Float32Array, width = 1): Operand {
-  return { array, width, output: true };
-}
-
-function input(array: Float32Array | null, width = 1): Operand {
-  return { array, width, output: false };
 }
