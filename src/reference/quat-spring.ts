@@ -205,11 +205,11 @@ export function quatInertializeTransition(
     const oq = load4(offQ, i);
     const ow = load3(offW, i);
     const qn = abs(mul(mul(oq, load4(srcQ, i)), inv(load4(dstQ, i)))); // off_x = quat_abs(off_x * src_x * inv(dst_x)) (Motion-Matching)
-    const outW = rotate(oq, load3(srcW, i)); // output angular velocity before the transition: off_v + off_x * src_v
-    const dw = rotate(qn, load3(dstW, i)); // what the new offset makes of dst_v
+    const rs = rotate(oq, load3(srcW, i)); // off_x * src_v: the output angular velocity before is off_v + rs
+    const rd = rotate(qn, load3(dstW, i)); // off_x' * dst_v: the output angular velocity after is off_v' + rd
     store4(offQ, i, qn);
     // off_v = (off_v + off_x * src_v) - off_x' * dst_v (Motion-Matching, corrected for continuity)
-    store3(offW, i, [ow[0] + outW[0] - dw[0], ow[1] + outW[1] - dw[1], ow[2] + outW[2] - dw[2]]);
+    store3(offW, i, [ow[0] + rs[0] - rd[0], ow[1] + rs[1] - rd[1], ow[2] + rs[2] - rd[2]]);
   }
 }
 
@@ -245,7 +245,7 @@ export function quatInertializeUpdate(
     const oq = load4(offQ, i);
     const ow = load3(offW, i);
     const iq = load4(inQ, i);
-    const r = load3(inW, i);
+    const r = rotate(oq, load3(inW, i));
     store4(outQ, i, mul(oq, iq)); // out_x = off_x * in_x (Motion-Matching)
     store3(outW, i, [ow[0] + r[0], ow[1] + r[1], ow[2] + r[2]]); // out_v = off_v + off_x * in_v (Motion-Matching)
   }
