@@ -332,7 +332,7 @@ function stablePdVelocity(x: number, v: number, g: number, q: number, omega: num
   // Bowles stable PD: F = ω²·(targetPos − (pos + dt·vel)) + 2ζω·(targetVel − vel)
   const F = omega * omega * (g - (x + dt * v)) + 2 * zeta * omega * (q - v);
   // Bowles stable PD: vel += F·dt / (1 + dt·2ζω)
-  return v + (F * dt) / (1 + dt * (2 * zeta * omega));
+  return v + (F * dt) / (1 + dt * 2 * zeta * omega);
 }
 
 /**
