@@ -56,7 +56,7 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
     m00 = v128.bitselect(f64x2.mul(f64x2.add(f64x2.mul(apb, e1), f64x2.mul(l1, e2)), inv2b), m00, over);
     m01 = v128.bitselect(f64x2.mul(f64x2.sub(e1, e2), inv2b), m01, over);
     m11 = v128.bitselect(f64x2.mul(f64x2.add(f64x2.mul(l1, e1), f64x2.mul(apb, e2)), inv2b), m11, over);
-    const phiDiff = f64x2.sub(expm1OverXX2(l1t), expm1OverXX2(l2t));
+    const phiDiff = f64x2.sub(expm1OverXX2(l1t, e1), expm1OverXX2(l2t, e2));
     P = v128.bitselect(f64x2.mul(f64x2.mul(tt, phiDiff), inv2b), P, over);
   }
   if (v128.any_true(near)) {
@@ -68,9 +68,9 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
     m00 = v128.bitselect(n00, m00, near);
     m01 = v128.bitselect(f64x2.mul(e, sn), m01, near);
     m11 = v128.bitselect(f64x2.mul(e, f64x2.sub(c, f64x2.mul(a, sn))), m11, near);
-    const st2 = f64x2.mul(s, f64x2.splat(t * t));
-    const byDivision = f64x2.div(f64x2.sub(one, n00), s);
-    const nearP = v128.bitselect(byDivision, integralOfXvSeriesX2(s, d, t), f64x2.ge(st2, f64x2.splat(SMALL_STIFFNESS_ST2)));
+    const stiff = f64x2.ge(f64x2.mul(s, f64x2.splat(t * t)), f64x2.splat(SMALL_STIFFNESS_ST2));
+    let nearP = f64x2.div(f64x2.sub(one, n00), s);
+    if (v128.any_true(v128.andnot(near, stiff))) nearP = v128.bitselect(nearP, integralOfXvSeriesX2(s, d, t), stiff);
     P = v128.bitselect(nearP, P, near);
   }
 
@@ -94,22 +94,22 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
   }
 }
 
-// cos √z = 1 − z/2 + z²/24 − z³/720 + z⁴/40320
+// cos √z = 1 − z/2 + z²/24 − z³/720 + z⁴/40320 (divisions by constants as multiplications)
 // @ts-ignore: decorator
 @inline function cosSeries(z: v128): v128 {
-  let c = f64x2.sub(f64x2.splat(1), f64x2.div(z, f64x2.splat(56)));
-  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.div(z, f64x2.splat(30)), c));
-  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.div(z, f64x2.splat(12)), c));
-  return f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.div(z, f64x2.splat(2)), c));
+  let c = f64x2.sub(f64x2.splat(1), f64x2.mul(z, f64x2.splat(1.0 / 56)));
+  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(1.0 / 30)), c));
+  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(1.0 / 12)), c));
+  return f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(0.5)), c));
 }
 
 // sin √z / √z = 1 − z/6 + z²/120 − z³/5040 + z⁴/362880
 // @ts-ignore: decorator
 @inline function sinOverXSeries(z: v128): v128 {
-  let c = f64x2.sub(f64x2.splat(1), f64x2.div(z, f64x2.splat(72)));
-  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.div(z, f64x2.splat(42)), c));
-  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.div(z, f64x2.splat(20)), c));
-  return f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.div(z, f64x2.splat(6)), c));
+  let c = f64x2.sub(f64x2.splat(1), f64x2.mul(z, f64x2.splat(1.0 / 72)));
+  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(1.0 / 42)), c));
+  c = f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(1.0 / 20)), c));
+  return f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(1.0 / 6)), c));
 }
 
 // integralOfXvSeries (spring-transition.ts) for two lanes.
@@ -121,7 +121,7 @@ function integralOfXvSeriesX2(s: v128, d: v128, t: f64): v128 {
   let sum = c;
   for (let k = 1; k <= 10; k++) {
     const num = f64x2.add(f64x2.mul(f64x2.mul(D, f64x2.splat(<f64>(k + 1))), c), f64x2.mul(S, cPrev));
-    const next = f64x2.div(f64x2.neg(num), f64x2.splat(<f64>((k + 2) * (k + 1))));
+    const next = f64x2.mul(f64x2.neg(num), f64x2.splat(1.0 / <f64>((k + 2) * (k + 1))));
     cPrev = c;
     c = next;
     sum = f64x2.add(sum, c);
