@@ -15,8 +15,17 @@ export function springUniform(x: usize, v: usize, g: usize, q: usize, n: i32, mo
   if (ASC_FEATURE_SIMD) {
     const cxx = f32x4.splat(<f32>xx), cxv = f32x4.splat(<f32>xv), cxq = f32x4.splat(<f32>xq);
     const cvx = f32x4.splat(<f32>vx), cvv = f32x4.splat(<f32>vv), cvq = f32x4.splat(<f32>vq);
-    for (; i + 4 <= n; i += 4) {
-      applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq);
+    // One loop per goal layout, so the loop body has no branch (decay: no g, no q).
+    if (g && q) {
+      for (; i + 8 <= n; i += 8) {
+        applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq, true, true);
+        applyX4(x, v, g, q, i + 4, cxx, cxv, cxq, cvx, cvv, cvq, true, true);
+      }
+      for (; i + 4 <= n; i += 4) applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq, true, true);
+    } else if (g) {
+      for (; i + 4 <= n; i += 4) applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq, true, false);
+    } else {
+      for (; i + 4 <= n; i += 4) applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq, false, false);
     }
   }
   for (; i < n; i++) applyScalar(x, v, g, q, i);
@@ -40,7 +49,7 @@ export function springVarying(
       springTransitionX2(stiffnessOfX2(mode, aHi, bHi), dampingOfX2(mode, aHi, bHi), dt);
       applyX4(x, v, g, q, i,
         joinX4(xxLo, xxX2), joinX4(xvLo, xvX2), joinX4(xqLo, xqX2),
-        joinX4(vxLo, vxX2), joinX4(vvLo, vvX2), joinX4(vqLo, vqX2));
+        joinX4(vxLo, vxX2), joinX4(vvLo, vvX2), joinX4(vqLo, vqX2), g != 0, q != 0);
     }
   }
   for (; i < n; i++) {
@@ -50,17 +59,21 @@ export function springVarying(
   }
 }
 
-// Four elements from offset i with f32x4 coefficients.
+// Four elements from offset i with f32x4 coefficients. hasG / hasQ are constants at the
+// uniform call sites, so inlining folds the branches away there.
 // @ts-ignore: decorator
-@inline function applyX4(x: usize, v: usize, g: usize, q: usize, i: i32, cxx: v128, cxv: v128, cxq: v128, cvx: v128, cvv: v128, cvq: v128): void {
+@inline function applyX4(
+  x: usize, v: usize, g: usize, q: usize, i: i32,
+  cxx: v128, cxv: v128, cxq: v128, cvx: v128, cvv: v128, cvq: v128, hasG: bool, hasQ: bool,
+): void {
   const off = <usize>i << 2;
   const xi = v128.load(x + off);
   const vi = v128.load(v + off);
-  const gi = g ? v128.load(g + off) : f32x4.splat(0);
+  const gi = hasG ? v128.load(g + off) : f32x4.splat(0);
   const y = f32x4.sub(xi, gi);
   let xn = f32x4.add(f32x4.mul(cxx, y), f32x4.mul(cxv, vi));
   let vn = f32x4.add(f32x4.mul(cvx, y), f32x4.mul(cvv, vi));
-  if (q) {
+  if (hasQ) {
     const qi = v128.load(q + off);
     xn = f32x4.add(xn, f32x4.mul(cxq, qi));
     vn = f32x4.add(vn, f32x4.mul(cvq, qi));
