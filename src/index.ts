@@ -17,6 +17,7 @@ export type { Solver } from './solver.js';
 export type { WasmSource } from './wasm/load.js';
 export { simdSupported, wasmSupported } from './wasm/simd-support.js';
 export * from './conversions.js';
+export * from './plain.js';
 
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */

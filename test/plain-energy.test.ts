@@ -3,8 +3,7 @@
 // Runs in Node and in a browser: no Node-only APIs.
 import { describe, expect, it } from 'vitest';
 import { springTransition } from '../dist/reference/index.js';
-import { frequencyToStiffness, halflifeToDamping } from '../dist/index.js';
-import { springEnergy } from '../src/plain.js';
+import { frequencyToStiffness, halflifeToDamping, springEnergy } from '../dist/index.js';
 
 /** |a/b − 1|, for relative comparisons. */
 const rel = (a: number, b: number) => Math.abs(a / b - 1);

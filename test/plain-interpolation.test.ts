@@ -2,7 +2,7 @@
 // differentiation, Holden's original velocity shown wrong, end and edge cases.
 // Runs in Node and in a browser: no Node-only APIs.
 import { describe, expect, it } from 'vitest';
-import { piecewiseInterpolation } from '../src/plain.js';
+import { piecewiseInterpolation } from '../dist/index.js';
 
 const POINTS = [0, 2, 1, 5, -3, -2.5, 4]; // n = 7: point i at t = i/6
 

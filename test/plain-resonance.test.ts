@@ -4,8 +4,7 @@
 // Runs in Node and in a browser: no Node-only APIs.
 import { describe, expect, it } from 'vitest';
 import { springTransition } from '../dist/reference/index.js';
-import { halflifeToDamping, frequencyToStiffness, stiffnessToFrequency } from '../dist/index.js';
-import { resonantFrequency, springEnergy } from '../src/plain.js';
+import { halflifeToDamping, frequencyToStiffness, stiffnessToFrequency, resonantFrequency, springEnergy } from '../dist/index.js';
 
 const TWO_PI = 2 * Math.PI;
 /** Goal frequency (Hz), as in Holden's resonance demo. */
@@ -127,9 +126,13 @@ describe('resonantFrequency: the frequency parameter of largest steady-state res
       expect(meanEnergy).toBeGreaterThan(previous);
       previous = meanEnergy;
     }
-    // Long halflife: a local peak near the goal frequency, but a stiff spring beats it (energy → s/4).
-    const local = steadyState(resonantFrequency(GOAL_FREQUENCY, 2), 2).meanEnergy;
-    expect(steadyState(100, 2).meanEnergy).toBeGreaterThan(local);
+    // Long halflife: a local bump near the goal frequency (the largest value in 2.40 … 2.62 Hz is
+    // not at either end), but a stiff spring has more energy still (mean energy → s/4 as s → ∞).
+    const window = Array.from({ length: 221 }, (_, i) => steadyState(2.4 + i * 0.001, 2).meanEnergy);
+    const top = window.indexOf(Math.max(...window));
+    expect(top).toBeGreaterThan(0);
+    expect(top).toBeLessThan(window.length - 1);
+    expect(steadyState(100, 2).meanEnergy).toBeGreaterThan(window[top]!);
   });
 });
 

@@ -92,7 +92,9 @@ export interface SmoothstepFit {
  *   whichever of `v / S'(t)` and `x / (1 − S(t))` is the better conditioned. His direct root
  *   formula cancels when x ≫ v and his `|S'(t)| < eps ⇒ s = 0` guard then stops the motion
  *   (e.g. x = 10⁹, v = 1 gives s = 0 instead of s ≈ 10⁹). His floor of `eps` on the discriminant
- *   is not needed: divided by v² the discriminant is (6x/v − 1)² + 8 ≥ 8.
+ *   (6x − v)² + 8v² is absolute, so for small inputs (|x|, |v| below about 10⁻⁴) it replaces the
+ *   discriminant and the fit is wrong: x = v = 10⁻⁶ gives t = 23.75, past the end of the curve.
+ *   Divided by v², the discriminant is (6x/v − 1)² + 8 ≥ 8 and needs no floor.
  * - `eps` is used for the zero-velocity test, where he hard-codes 1e-8 (the same default).
  */
 export function smoothstepSolve(x: number, v: number, overshoot = 0.05, eps = 1e-8): SmoothstepFit {
@@ -101,7 +103,7 @@ export function smoothstepSolve(x: number, v: number, overshoot = 0.05, eps = 1e
   // Mirror image, passing overshoot and eps on (his recursion drops them), and x = 0 with v < 0 too.
   if (x < 0 || (x === 0 && v < 0)) {
     const fit = smoothstepSolve(-x, -v, overshoot, eps);
-    return { t: fit.t, s: -fit.s };
+    return { t: fit.t, s: 0 - fit.s }; // 0 − s rather than −s: a zero scale comes back as 0, not −0
   }
   // Now x ≥ 0, v ≠ 0 (and v > 0 when x = 0). Divided by v the quadratic is 2t² − b·t − 1 = 0
   // with b = 1 − 6x/v: roots (b ± h)/4, h = √(b² + 8); their product is −1/2.

@@ -20,7 +20,7 @@ import { frequencyToStiffness } from '../conversions.js';
  *
  * Corrected: nothing in the formula. Note, though, that this energy weights the potential term
  * by the spring's own stiffness, so it is not the measure that defines resonance here (it grows
- * without bound with frequency when the spring follows a moving goal): see {@link resonantFrequency}
+ * without bound with frequency when the spring follows a moving goal): see resonantFrequency
  * and docs/resonance.md.
  */
 export function springEnergy(x: number, v: number, frequency: number, xRest = 0, vRest = 0, scale = 1): number {
