@@ -2,7 +2,11 @@
 // Every regime present in the pair is evaluated and merged with bitselect; a regime no lane
 // is in is skipped. Only called from `if (ASC_FEATURE_SIMD)` branches.
 import { expX2, expm1OverXX2, sinCosX2, cosOut } from './simd-math';
-import { CRITICAL_SERIES_Z, SMALL_STIFFNESS_ST2 } from './spring-transition';
+import { CRITICAL_SERIES_Z, SMALL_STIFFNESS_ST2, springTransition, xx, xv, xq, vx, vv, vq } from './spring-transition';
+
+// sinCosX2 reduces exactly only while ωt < 2^20·π/2; past (ωt)² = 1e12 a pair goes to the
+// scalar transition, whose Math.sin/cos reduce any argument.
+const SIMD_PHASE_LIMIT_Z: f64 = 1e12;
 
 // @ts-ignore: decorator
 @lazy export let xxX2: v128 = f64x2.splat(0);
@@ -27,6 +31,10 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
   const under = f64x2.gt(z, f64x2.splat(CRITICAL_SERIES_Z));
   const over = f64x2.lt(z, f64x2.splat(-CRITICAL_SERIES_Z));
   const near = v128.not(v128.or(under, over));
+  if (v128.any_true(f64x2.gt(z, f64x2.splat(SIMD_PHASE_LIMIT_Z)))) {
+    scalarTransitionX2(s, d, t);
+    return;
+  }
   let m00 = zero, m01 = zero, m11 = zero, P = zero;
 
   if (v128.any_true(under)) {
@@ -92,6 +100,15 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
     vvX2 = v128.bitselect(zero, vvX2, dInfinite);
     vqX2 = v128.bitselect(v128.and(finite, one), vqX2, dInfinite);
   }
+}
+
+// Both lanes through the scalar springTransition.
+function scalarTransitionX2(s: v128, d: v128, t: f64): void {
+  springTransition(f64x2.extract_lane(s, 0), f64x2.extract_lane(d, 0), t);
+  const xx0 = xx, xv0 = xv, xq0 = xq, vx0 = vx, vv0 = vv, vq0 = vq;
+  springTransition(f64x2.extract_lane(s, 1), f64x2.extract_lane(d, 1), t);
+  xxX2 = f64x2(xx0, xx); xvX2 = f64x2(xv0, xv); xqX2 = f64x2(xq0, xq);
+  vxX2 = f64x2(vx0, vx); vvX2 = f64x2(vv0, vv); vqX2 = f64x2(vq0, vq);
 }
 
 // cos √z = 1 − z/2 + z²/24 − z³/720 + z⁴/40320 (divisions by constants as multiplications)

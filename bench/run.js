@@ -8,6 +8,7 @@
 //
 // Build first (`npm run build`): this imports ../dist/index.js.
 import { Bench } from 'tinybench';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -65,8 +66,8 @@ function budget(n, backend, isFloor) {
   else if (n <= 4096) b = { time: 300, warmup: 100, minIterations: 16 };
   else if (n <= 65536) b = { time: 500, warmup: 150, minIterations: 16 };
   else b = { time: 800, warmup: 200, minIterations: 6 };
-  // The JS backend at 2^20 takes tens of ms a call: let the time budget decide, with few samples.
-  if (backend === 'js' && n >= 1048576) b = { ...b, minIterations: 3, warmupIterations: 1 };
+  // The JS backend at 2^20 takes 4–120 ms a call: few samples required, a longer budget for them.
+  if (backend === 'js' && n >= 1048576) b = { ...b, time: QUICK ? b.time : 1500, minIterations: 3, warmupIterations: 1 };
   // Every SIMD row at this N is divided by the floor: give it twice the time.
   if (isFloor) b = { ...b, time: b.time * 2, warmup: b.warmup * 2 };
   return b;
@@ -232,7 +233,7 @@ function stateBounded(arrays) {
  * calls and reports the mean per call; `reset` restores the initial state between samples
  * (untimed) so the state never settles on the goal.
  */
-function measure(label, n, call, reset, budgetOptions) {
+function measureOnce(label, n, call, reset, budgetOptions) {
   const reps = repsFor(n);
   let steps = Infinity;
   const bench = new Bench({
@@ -275,6 +276,30 @@ function measure(label, n, call, reset, budgetOptions) {
     samples: latency.samplesCount,
     callsPerSample: reps,
   };
+}
+
+/**
+ * A result is noisy when its margin of error exceeds NOISY_RME % of the mean, or when the mean
+ * exceeds the median by more than NOISY_SKEW (with thousands of samples the margin stays small
+ * while a burst of load on another process inflates the mean). A noisy result is measured again,
+ * up to MAX_ATTEMPTS times in all, keeping the fastest (load only ever adds time); a row still
+ * noisy is flagged. On a 2-core machine, any other busy process causes this.
+ */
+const NOISY_RME = 10;
+const NOISY_SKEW = 1.2;
+const MAX_ATTEMPTS = 3;
+
+const isNoisy = (s) => s.rmePercent > NOISY_RME || s.nsPerElement > NOISY_SKEW * s.nsPerElementP50;
+
+function measure(label, n, call, reset, budgetOptions) {
+  let best = null;
+  let attempts = 0;
+  while (attempts < MAX_ATTEMPTS && (best === null || isNoisy(best))) {
+    attempts++;
+    const stats = measureOnce(label, n, call, reset, budgetOptions);
+    if (best === null || stats.nsPerElement < best.nsPerElement) best = stats;
+  }
+  return { ...best, attempts, noisy: isNoisy(best) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,7 +347,7 @@ for (const n of sizes) {
       const call = kernel.make(solvers[backend], arrays, p);
       const stats = measure(`${kernel.name} ${params} ${backend} N=${n}`, n, call, resetOf(arrays), budget(n, backend, false));
       if (!stateBounded(arrays)) warnings.push(`${kernel.name} ${params} ${backend} N=${n}: state not bounded`);
-      rows.push({ kernel: kernel.name, params, backend, arrays: backend === 'js' ? 'plain' : 'alloc', n, ...stats });
+      rows.push({ kernel: kernel.name, params, backend, arrays: 'alloc', n, ...stats });
       process.stdout.write('.');
 
       // The copy path: the same call with plain Float32Arrays, copied through scratch in chunks.
@@ -362,11 +387,11 @@ function fmt(value, digits = 3) {
 function printTable(list) {
   const header = ['kernel', 'params', 'backend', 'ns/elem', '±%', 'p75', '×JS', '×floor', 'samples'];
   const lines = list.map((r) => [
-    r.kernel + (r.arrays === 'plain' && r.backend !== 'js' ? ' [plain arrays]' : ''),
+    r.kernel + (r.arrays === 'plain' ? ' [plain arrays]' : ''),
     r.params,
     r.backend,
     fmt(r.nsPerElement),
-    fmt(r.rmePercent, 2),
+    fmt(r.rmePercent, 2) + (r.noisy ? '!' : ''),
     fmt(r.nsPerElementP75),
     r.speedupVsJs === null ? '' : `${fmt(r.speedupVsJs)}×`,
     r.vsFloor === null ? '' : `${fmt(r.vsFloor)}×`,
@@ -378,6 +403,14 @@ function printTable(list) {
   console.log(line(header));
   console.log(widths.map((w) => '─'.repeat(w)).join('  '));
   for (const l of lines) console.log(line(l));
+}
+
+const noisyRows = rows.filter((r) => r.noisy);
+for (const r of noisyRows) {
+  warnings.push(
+    `noisy: ${r.kernel} ${r.params} ${r.backend}${r.arrays === 'plain' ? ' (plain arrays)' : ''} N=${r.n}: ` +
+      `±${fmt(r.rmePercent, 2)}%, mean/median ${fmt(r.nsPerElement / r.nsPerElementP50)} after ${r.attempts} attempts (other load on the machine?)`,
+  );
 }
 
 for (const n of sizes) {
@@ -394,7 +427,9 @@ function checkSpeedup(kernel, params, min) {
   const row = find(kernel, params, 'simd', 65536);
   const name = `SIMD ≥ ${min}× JS at N = 65536: ${kernel} (${params})`;
   if (!row || row.speedupVsJs === null) return checks.push({ name, status: 'SKIP', value: null, target: min });
-  checks.push({ name, status: row.speedupVsJs >= min ? 'PASS' : 'FAIL', value: row.speedupVsJs, target: min, unit: '×JS' });
+  const js = find(kernel, params, 'js', 65536);
+  const noisy = row.noisy || Boolean(js?.noisy);
+  checks.push({ name, status: row.speedupVsJs >= min ? 'PASS' : 'FAIL', value: row.speedupVsJs, target: min, unit: '×JS', noisy });
 }
 checkSpeedup('criticalSpringDamper', 'uniform', 5);
 checkSpeedup('simpleSpringDamper', 'uniform', 5);
@@ -405,14 +440,18 @@ for (const kernel of KERNELS) {
   const name = `SIMD ≤ 1.5× floor at N = 1048576: ${kernel.name} (uniform)`;
   const row = find(kernel.name, 'uniform', 'simd', 1048576);
   if (!row || row.vsFloor === null) checks.push({ name, status: 'SKIP', value: null, target: 1.5 });
-  else checks.push({ name, status: row.vsFloor <= 1.5 ? 'PASS' : 'FAIL', value: row.vsFloor, target: 1.5, unit: '×floor' });
+  else {
+    const floor = rows.find((r) => r.kernel === 'dataMovementFloor' && r.n === 1048576);
+    const noisy = row.noisy || floor.noisy;
+    checks.push({ name, status: row.vsFloor <= 1.5 ? 'PASS' : 'FAIL', value: row.vsFloor, target: 1.5, unit: '×floor', noisy });
+  }
   const varying = find(kernel.name, 'per-element', 'simd', 1048576);
   if (varying && varying.vsFloor !== null) info.push(`${kernel.name} (per-element): ${fmt(varying.vsFloor)}× floor`);
 }
 
 console.log('\nTargets');
 const shown = checks.filter((c) => c.status !== 'SKIP');
-for (const c of shown) console.log(`  ${c.status}  ${c.name}  (${fmt(c.value)}${c.unit})`);
+for (const c of shown) console.log(`  ${c.status}  ${c.name}  (${fmt(c.value)}${c.unit})${c.noisy ? '  [noisy input: rerun]' : ''}`);
 const skipped = checks.length - shown.length;
 if (skipped) console.log(`  (${skipped} target(s) not measured in this run${QUICK ? ': --quick has no N = 1048576' : ''})`);
 if (info.length) {
@@ -425,8 +464,19 @@ for (const w of warnings) console.log(`WARNING: ${w}`);
 // write their own (git-ignored) files so they never replace the full results.
 const wallSeconds = (performance.now() - started) / 1000;
 const cpus = os.cpus();
+/** The commit measured (best effort: the working tree may differ from it). */
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dirname(fileURLToPath(import.meta.url)), stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+}
 const result = {
   date: new Date().toISOString(),
+  commit: gitCommit(),
   mode: QUICK ? 'quick' : 'full',
   filter: FILTER,
   sizes,

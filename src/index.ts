@@ -17,6 +17,12 @@ export type { Solver } from './solver.js';
 export type { WasmSource } from './wasm/load.js';
 export { simdSupported, wasmSupported } from './wasm/simd-support.js';
 export * from './conversions.js';
+export { Inertializer, type InertializerOptions, type Pose } from './inertializer.js';
+export type { PdIntegrator, PdSpringOptions } from './methods/pd-spring.js';
+export type { SubstepMode, SubstepOptions } from './substep.js';
+export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from './fixed-stepper.js';
+export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './second-order-dynamics.js';
+export { fzrToK, kToFzr, criticalTimestep, type KCoefficients, type FzrParameters } from './reference/second-order.js';
 export * from './plain.js';
 
 export interface SolverOptions {

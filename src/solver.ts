@@ -19,7 +19,10 @@ export interface Solver {
    * grows); when capacity runs out this throws a RangeError (see `memoryBytes`).
    */
   alloc(length: number): Float32Array;
-  /** Returns an array from {@link Solver.alloc} to the solver. Using it afterwards is an error. */
+  /**
+   * Returns an array from {@link Solver.alloc} to the solver. Do not use it afterwards: its
+   * memory may be handed out again by a later alloc (this is not detected).
+   */
   free(array: Float32Array): void;
   /** Releases the solver; any later call throws a TypeError. */
   dispose(): void;
@@ -80,6 +83,14 @@ export abstract class SolverBase implements Solver {
     this.disposed = true;
   }
 
+  /**
+   * True after dispose() (objects holding solver memory skip freeing it then).
+   * @internal
+   */
+  isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** Index of the first element breaking `rule`, or −1. */
   protected abstract firstInvalid(array: Float32Array, rule: ParamRule): number;
   protected abstract runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
@@ -129,38 +140,39 @@ export abstract class SolverBase implements Solver {
   }
 
   springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void {
-    this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, g, q, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
+    this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, { g, q }, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
   }
 
   springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void {
-    this.spring('springDamperStiffness', SpringMode.StiffnessDamping, x, v, g, q, ['stiffness', stiffness, 'nonNegative'], ['damping', damping, 'nonNegative'], dt);
+    this.spring('springDamperStiffness', SpringMode.StiffnessDamping, x, v, { g, q }, ['stiffness', stiffness, 'nonNegative'], ['damping', damping, 'nonNegative'], dt);
   }
 
   springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void {
-    this.spring('springDamperRatio', SpringMode.RatioHalflife, x, v, g, q, ['dampingRatio', dampingRatio, 'positive'], ['halflife', halflife, 'nonNegative'], dt);
+    this.spring('springDamperRatio', SpringMode.RatioHalflife, x, v, { g, q }, ['dampingRatio', dampingRatio, 'positive'], ['halflife', halflife, 'nonNegative'], dt);
   }
 
   criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void {
-    this.spring('criticalSpringDamper', SpringMode.Critical, x, v, g, q, ['halflife', halflife, 'nonNegative'], null, dt);
+    this.spring('criticalSpringDamper', SpringMode.Critical, x, v, { g, q }, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
-    this.spring('simpleSpringDamper', SpringMode.Critical, x, v, g, null, ['halflife', halflife, 'nonNegative'], null, dt);
+    this.spring('simpleSpringDamper', SpringMode.Critical, x, v, { g }, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void {
-    this.spring('decaySpringDamper', SpringMode.Critical, x, v, null, null, ['halflife', halflife, 'nonNegative'], null, dt);
+    this.spring('decaySpringDamper', SpringMode.Critical, x, v, {}, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
+  /** `goals` holds the goal arrays this method takes (a key that is present must be a Float32Array). */
   private spring(
-    method: string, mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null,
+    method: string, mode: SpringMode, x: Float32Array, v: Float32Array, goals: { g?: Float32Array; q?: Float32Array },
     p0: ParamSpec, p1: ParamSpec | null, dt: number,
   ): void {
     const arrays: ArrayArg[] = [{ name: 'x', array: x, output: true }, { name: 'v', array: v, output: true }];
-    if (g !== null) arrays.push({ name: 'g', array: g });
-    if (q !== null) arrays.push({ name: 'q', array: q });
+    if ('g' in goals) arrays.push({ name: 'g', array: goals.g });
+    if ('q' in goals) arrays.push({ name: 'q', array: goals.q });
     const [a, b = 0] = this.checkCall(method, arrays, p1 ? [p0, p1] : [p0], dt);
-    this.runSpring(mode, x, v, g, q, a, b, dt);
+    this.runSpring(mode, x, v, goals.g ?? null, goals.q ?? null, a, b, dt);
   }
 }
 
@@ -170,3 +182,43 @@ export abstract class SolverBase implements Solver {
 //   export interface Solver extends FooMethods {}        (declaration merging, one per family)
 //   export interface SolverBase extends FooMethods {}
 //   Object.assign(SolverBase.prototype, fooMethods);
+
+import { compositeMethods, type CompositeMethods } from './methods/composite.js';
+export interface Solver extends CompositeMethods {}
+export interface SolverBase extends CompositeMethods {}
+Object.assign(SolverBase.prototype, compositeMethods);
+
+import { characterMethods, type CharacterMethods } from './methods/character.js';
+export interface Solver extends CharacterMethods {}
+export interface SolverBase extends CharacterMethods {}
+Object.assign(SolverBase.prototype, characterMethods);
+
+import { inertializeMethods, type InertializeMethods } from './methods/inertialize.js';
+export interface Solver extends InertializeMethods {}
+export interface SolverBase extends InertializeMethods {}
+Object.assign(SolverBase.prototype, inertializeMethods);
+
+import { signalMethods, type SignalMethods } from './methods/signal.js';
+export interface Solver extends SignalMethods {}
+export interface SolverBase extends SignalMethods {}
+Object.assign(SolverBase.prototype, signalMethods);
+
+import { pdSpringMethods, type PdSpringMethods } from './methods/pd-spring.js';
+export interface Solver extends PdSpringMethods {}
+export interface SolverBase extends PdSpringMethods {}
+Object.assign(SolverBase.prototype, pdSpringMethods);
+
+import { substepMethods, type SubstepMethods } from './substep.js';
+export interface Solver extends SubstepMethods {}
+export interface SolverBase extends SubstepMethods {}
+Object.assign(SolverBase.prototype, substepMethods);
+
+import { quatMethods, type QuatMethods } from './methods/quat.js';
+export interface Solver extends QuatMethods {}
+export interface SolverBase extends QuatMethods {}
+Object.assign(SolverBase.prototype, quatMethods);
+
+import { quatHelperMethods, type QuatHelperMethods } from './methods/quat-helpers.js';
+export interface Solver extends QuatHelperMethods {}
+export interface SolverBase extends QuatHelperMethods {}
+Object.assign(SolverBase.prototype, quatHelperMethods);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend, Solver } from '../dist/index.js';
 import * as reference from '../dist/reference/index.js';
-import { BACKENDS, makeSolver } from './helpers/backends.js';
+import { BACKENDS, callKernel, makeSolver, type Kernels } from './helpers/backends.js';
 import { fillState, mulberry32 } from './helpers/random.js';
 
 const EPS = Number.EPSILON / 2; // float64 unit roundoff, 2^-53
@@ -157,17 +157,6 @@ const STATES = 64;
 type Impl = 'reference' | Backend;
 const IMPLS: Impl[] = ['reference', ...BACKENDS];
 
-function run(target: Pick<Solver, SpringFn>, fn: SpringFn, x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, p: (number | Float32Array)[], dt: number): void {
-  switch (fn) {
-    case 'springDamper': return target.springDamper(x, v, g, q, p[0], p[1], dt);
-    case 'springDamperStiffness': return target.springDamperStiffness(x, v, g, q, p[0], p[1], dt);
-    case 'springDamperRatio': return target.springDamperRatio(x, v, g, q, p[0], p[1], dt);
-    case 'criticalSpringDamper': return target.criticalSpringDamper(x, v, g, q, p[0], dt);
-    case 'simpleSpringDamper': return target.simpleSpringDamper(x, v, g, p[0], dt);
-    case 'decaySpringDamper': return target.decaySpringDamper(x, v, p[0], dt);
-  }
-}
-
 /**
  * Tolerances, per element, with M the sum of |terms| of the transition written around g
  * (M = |g| + |xx·(x0 − g)| + |xv·v0| + |xq·q|, the coefficients taken from the oracle itself
@@ -192,29 +181,15 @@ function tolerance(impl: Impl, exact: number, m: number, scale: number): number 
   return own + ORACLE_PER_SCALE * scale + SUBNORMAL_FLOOR;
 }
 
-interface Stats {
-  relative: number; // max |got − exact| / |exact| where |exact| ≥ M/10
-  errorOverM: number; // max |got − exact| / M
-}
-const stats = new Map<string, Stats>();
-function record(key: string, err: number, exact: number, m: number): void {
-  let s = stats.get(key);
-  if (!s) stats.set(key, (s = { relative: 0, errorOverM: 0 }));
-  if (m < 1e-30) return;
-  s.errorOverM = Math.max(s.errorOverM, err / m);
-  if (Math.abs(exact) >= m / 10) s.relative = Math.max(s.relative, err / Math.abs(exact));
-}
-
 const solvers = new Map<Backend, Solver>();
 beforeAll(async () => {
   for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 1024 * 1024));
 });
 afterAll(() => {
   for (const solver of solvers.values()) solver.dispose();
-  console.log('TEMPREPORT', JSON.stringify([...stats])); // TEMP
 });
 
-function target(impl: Impl): Pick<Solver, SpringFn> {
+function target(impl: Impl): Kernels {
   return impl === 'reference' ? reference : solvers.get(impl)!;
 }
 
@@ -245,9 +220,8 @@ function check(impl: Impl, batch: Batch, dt: number): { ratio: number; message: 
   const { x, v, g, q, sd, labels } = batch;
   const xOut = Float32Array.from(x);
   const vOut = Float32Array.from(v);
-  run(target(impl), batch.fn, xOut, vOut, g, q, batch.params, dt);
+  callKernel(target(impl), batch.fn, xOut, vOut, g, q, batch.params, dt);
   let worst = { ratio: 0, message: '' };
-  const key = `${batch.fn}/${impl}`;
   for (let i = 0; i < x.length; i++) {
     const [s, d] = sd[i];
     const exact = exactSolution(s, d, x[i], v[i], g[i], q[i], dt);
@@ -263,7 +237,6 @@ function check(impl: Impl, batch: Batch, dt: number): { ratio: number; message: 
       ['v', vOut[i], exact.v, mv, exact.vScale],
     ] as const) {
       const err = Math.abs(got - want);
-      record(key, err, want, m);
       const tol = tolerance(impl, want, m, scale);
       const ratio = err <= tol ? err / tol : Number.isNaN(err) ? Infinity : err / tol;
       if (ratio > worst.ratio) {
@@ -315,14 +288,13 @@ describe.each(IMPLS.map((impl) => [impl] as const))('%s', (impl) => {
         const { x, g } = states('simpleSpringDamper', STATES + 3, 77);
         const halflife = f32(h);
         const out = Float32Array.from(x);
-        target(impl === 'reference' ? 'reference' : impl).damper(out, g, halflife, dt);
+        target(impl).damper(out, g, halflife, dt);
         const factor = 2 ** (-dt / halflife);
         let worst = { ratio: 0, message: '' };
         for (let i = 0; i < x.length; i++) {
           const exact = g[i] + (x[i] - g[i]) * factor;
           const m = Math.abs(g[i]) + Math.abs((x[i] - g[i]) * factor);
           const err = Math.abs(out[i] - exact);
-          record(`damper/${impl}`, err, exact, m);
           // Oracle: 3 roundings on its terms (≤ 4ε·m), tolerances as for the springs.
           const tol = tolerance(impl, exact, m, m);
           const ratio = Number.isNaN(err) ? Infinity : err / tol;

@@ -36,6 +36,8 @@ export class WasmSolver extends SolverBase {
   private readonly allocator: Allocator;
   private readonly heap: Float32Array;
   private kernels: KernelExports;
+  /** alloc(0) views, which occupy no block. */
+  private readonly empty = new WeakSet<Float32Array>();
 
   constructor(
     readonly backend: 'simd' | 'wasm',
@@ -58,7 +60,11 @@ export class WasmSolver extends SolverBase {
   alloc(length: number): Float32Array {
     this.checkLive('alloc');
     checkLength(length);
-    if (length === 0) return new Float32Array(this.memory.buffer, ARENA, 0);
+    if (length === 0) {
+      const array = new Float32Array(this.memory.buffer, ARENA, 0);
+      this.empty.add(array);
+      return array;
+    }
     const start = this.allocator.allocate(length);
     if (start < 0) {
       throw new RangeError(
@@ -75,7 +81,7 @@ export class WasmSolver extends SolverBase {
   free(array: Float32Array): void {
     this.checkLive('free');
     if (!(array instanceof Float32Array)) throw new TypeError(`free: array must be a Float32Array, got ${describe(array)}`);
-    if (array.length === 0 && this.owns(array)) return;
+    if (this.empty.delete(array)) return;
     if (!this.owns(array) || !this.allocator.owns(array.byteOffset, array.length)) {
       throw new TypeError('free: array was not allocated by this solver, or was already freed');
     }

@@ -1,5 +1,5 @@
-/** The three backends, and solvers on each of them, for the tests. */
-import { createSolver, type Backend, type Solver } from '../../dist/index.js';
+/** The three backends, solvers on each, and a uniform way to call every kernel. */
+import { createSolver, SpringMode, type Backend, type Param, type Solver } from '../../dist/index.js';
 
 export const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
 
@@ -11,4 +11,55 @@ export function makeSolver(backend: Backend, memoryBytes?: number): Promise<Solv
 /** True for the WebAssembly backends, whose alloc() arrays live in a fixed-capacity memory. */
 export function isWasm(backend: Backend): boolean {
   return backend !== 'js';
+}
+
+export type FnName =
+  | 'damper' | 'springDamper' | 'springDamperStiffness' | 'springDamperRatio'
+  | 'criticalSpringDamper' | 'simpleSpringDamper' | 'decaySpringDamper';
+
+/** The solvers and the reference module both have these methods, with the same signatures. */
+export type Kernels = Pick<Solver, FnName>;
+
+export interface FnInfo {
+  name: FnName;
+  /** How the parameters map to stiffness and damping; null for the damper. */
+  mode: SpringMode | null;
+  /** Which state arrays the method takes (x always). */
+  hasV: boolean;
+  hasG: boolean;
+  hasQ: boolean;
+  /** Parameter names, in order. */
+  params: string[];
+}
+
+export const FUNCTIONS: readonly FnInfo[] = [
+  { name: 'damper', mode: null, hasV: false, hasG: true, hasQ: false, params: ['halflife'] },
+  { name: 'springDamper', mode: SpringMode.FrequencyHalflife, hasV: true, hasG: true, hasQ: true, params: ['frequency', 'halflife'] },
+  { name: 'springDamperStiffness', mode: SpringMode.StiffnessDamping, hasV: true, hasG: true, hasQ: true, params: ['stiffness', 'damping'] },
+  { name: 'springDamperRatio', mode: SpringMode.RatioHalflife, hasV: true, hasG: true, hasQ: true, params: ['dampingRatio', 'halflife'] },
+  { name: 'criticalSpringDamper', mode: SpringMode.Critical, hasV: true, hasG: true, hasQ: true, params: ['halflife'] },
+  { name: 'simpleSpringDamper', mode: SpringMode.Critical, hasV: true, hasG: true, hasQ: false, params: ['halflife'] },
+  { name: 'decaySpringDamper', mode: SpringMode.Critical, hasV: true, hasG: false, hasQ: false, params: ['halflife'] },
+];
+
+export function fnInfo(name: FnName): FnInfo {
+  return FUNCTIONS.find((f) => f.name === name)!;
+}
+
+/**
+ * Calls kernel `name` of `target` (a solver or the reference module) with the arrays it takes:
+ * v, g, q are ignored by the methods without them.
+ */
+export function callKernel(
+  target: Kernels, name: FnName, x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, p: Param[], dt: number,
+): void {
+  switch (name) {
+    case 'damper': return target.damper(x, g, p[0], dt);
+    case 'springDamper': return target.springDamper(x, v, g, q, p[0], p[1], dt);
+    case 'springDamperStiffness': return target.springDamperStiffness(x, v, g, q, p[0], p[1], dt);
+    case 'springDamperRatio': return target.springDamperRatio(x, v, g, q, p[0], p[1], dt);
+    case 'criticalSpringDamper': return target.criticalSpringDamper(x, v, g, q, p[0], dt);
+    case 'simpleSpringDamper': return target.simpleSpringDamper(x, v, g, p[0], dt);
+    case 'decaySpringDamper': return target.decaySpringDamper(x, v, p[0], dt);
+  }
 }

@@ -92,3 +92,27 @@ export function dampingRatio(rng: Rng, regime?: Regime): number {
 export function regimeOf(zeta: number): Regime {
   return zeta < 1 ? 'under' : zeta > 1 ? 'over' : 'critical';
 }
+
+/**
+ * Parameters of kernel `fn` (by name) spanning its regimes: ζ from {@link dampingRatio}
+ * (one in eight exactly critical), halflives log-uniform in [0.02, 2] s (damper and critical
+ * springs: [0.01, 5] s), damping d = m/64 for the stiffness form so that s = d²/4 is exact.
+ */
+export function springParams(rng: Rng, fn: string): number[] {
+  switch (fn) {
+    case 'springDamper': {
+      const zeta = dampingRatio(rng);
+      const h = logUniform(rng, 0.02, 2);
+      return [Math.LN2 / (Math.PI * zeta * h), h]; // ζ = ln2/(π·f·h)
+    }
+    case 'springDamperStiffness': {
+      const zeta = dampingRatio(rng);
+      const d = integer(rng, 13, 3200) / 64;
+      return [(d / (2 * zeta)) ** 2, d];
+    }
+    case 'springDamperRatio':
+      return [dampingRatio(rng), logUniform(rng, 0.02, 2)];
+    default:
+      return [logUniform(rng, 0.01, 5)];
+  }
+}

@@ -1,0 +1,143 @@
+// Holden's composite springs ("Spring-It-On": double, timed and velocity springs). Each step is
+// one or two exact critical-spring transitions (critical-transition.ts, from the core) toward a
+// goal computed per element. Uniform halflife: the transition once per call, in float64; per
+// element: per lane. The float64 reference is src/reference/composite.ts.
+import {
+  criticalTransition, criticalTransitionX4, splatCriticalTransition, simpleStepX4, simpleStep,
+} from './critical-transition';
+import { paramAt, paramX4 } from './lanes';
+
+/**
+ * double_spring_damper: (xi, vi) a simple spring toward g with halflife/2, then (x, v) a simple
+ * spring toward the new xi with halflife/2 (both halflife/2 springs share one transition).
+ */
+export function doubleSpringDamper(
+  x: usize, v: usize, xi: usize, vi: usize, g: usize, n: i32, halflife: usize, halflifeStride: i32, dt: f64,
+): void {
+  if (dt == 0) return;
+  const uniform = halflifeStride == 0;
+  if (uniform) criticalTransition(0.5 * paramAt(halflife, 0, 0), dt);
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    if (uniform) splatCriticalTransition();
+    for (; i + 4 <= n; i += 4) {
+      if (!uniform) criticalTransitionX4(paramX4(halflife, halflifeStride, i), 0.5, dt);
+      const off = <usize>i << 2;
+      simpleStepX4(x, v, off, simpleStepX4(xi, vi, off, v128.load(g + off)));
+    }
+  }
+  for (; i < n; i++) {
+    if (!uniform) criticalTransition(0.5 * paramAt(halflife, halflifeStride, i), dt);
+    const off = <usize>i << 2;
+    simpleStep(x, v, off, simpleStep(xi, vi, off, <f64>load<f32>(g + off)));
+  }
+}
+
+// The timed and velocity springs share one loop: an intermediate xi moves toward g, and (x, v)
+// is a simple spring toward x_goal_future, where xi will be t_goal_future = dt +
+// apprehension·halflife ahead. They differ in how xi moves (goal*X4 / goal*Scalar below, which
+// return xi's next value and leave x_goal_future in goalX4 / goalOut).
+const TIMED = 0;
+const VELOCITY = 1;
+
+// @ts-ignore: decorator
+@lazy let goalX4: v128 = f32x4.splat(0);
+let goalOut: f64 = 0;
+
+/**
+ * timed_spring_damper: xi moves at v_goal = (g − xi)/min_time, min_time = max(tGoal, dt), the speed
+ * that reaches g after tGoal seconds; x_goal_future = xi + v_goal·t_goal_future, or g once
+ * t_goal_future ≥ tGoal; then xi += v_goal·dt.
+ */
+// @ts-ignore: decorator
+@inline function goalTimedX4(xi: v128, g: v128, tGoal: v128, tGoalFuture: v128, dt: v128): v128 {
+  const vGoal = f32x4.div(f32x4.sub(g, xi), f32x4.max(tGoal, dt));
+  goalX4 = v128.bitselect(f32x4.add(xi, f32x4.mul(vGoal, tGoalFuture)), g, f32x4.lt(tGoalFuture, tGoal));
+  return f32x4.add(xi, f32x4.mul(vGoal, dt));
+}
+
+// @ts-ignore: decorator
+@inline function goalTimedScalar(xi: f64, g: f64, tGoal: f64, tGoalFuture: f64, dt: f64): f64 {
+  const vGoal = (g - xi) / Math.max(tGoal, dt);
+  goalOut = tGoalFuture < tGoal ? xi + vGoal * tGoalFuture : g;
+  return xi + vGoal * dt;
+}
+
+/**
+ * velocity_spring_damper: xi moves toward g at `speed` (x_diff = sign(g − xi)·speed) and stops on
+ * it; x_goal_future = xi + x_diff·t_goal_future, or g when |g − xi| ≤ t_goal_future·speed.
+ */
+// @ts-ignore: decorator
+@inline function goalVelocityX4(xi: v128, g: v128, speed: v128, tGoalFuture: v128, dt: v128): v128 {
+  const diff = f32x4.sub(g, xi);
+  const distance = f32x4.abs(diff);
+  const xDiff = v128.bitselect(speed, f32x4.neg(speed), f32x4.gt(diff, f32x4.splat(0)));
+  goalX4 = v128.bitselect(f32x4.add(xi, f32x4.mul(xDiff, tGoalFuture)), g, f32x4.gt(distance, f32x4.mul(tGoalFuture, speed)));
+  return v128.bitselect(f32x4.add(xi, f32x4.mul(xDiff, dt)), g, f32x4.gt(distance, f32x4.mul(dt, speed)));
+}
+
+// @ts-ignore: decorator
+@inline function goalVelocityScalar(xi: f64, g: f64, speed: f64, tGoalFuture: f64, dt: f64): f64 {
+  const distance = Math.abs(g - xi);
+  const xDiff = g - xi > 0 ? speed : -speed;
+  goalOut = distance > tGoalFuture * speed ? xi + xDiff * tGoalFuture : g;
+  return distance > dt * speed ? xi + xDiff * dt : g;
+}
+
+/** The shared loop; `p` is tGoal (TIMED) or speed (VELOCITY). */
+// @ts-ignore: decorator
+@inline function leadingSpring(
+  kind: i32, x: usize, v: usize, xi: usize, g: usize, n: i32,
+  p: usize, pStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32, dt: f64,
+): void {
+  if (dt == 0) return;
+  const uniform = halflifeStride == 0;
+  if (uniform) criticalTransition(paramAt(halflife, 0, 0), dt);
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    if (uniform) splatCriticalTransition();
+    const dtX4 = f32x4.splat(<f32>dt);
+    for (; i + 4 <= n; i += 4) {
+      const h = paramX4(halflife, halflifeStride, i);
+      if (!uniform) criticalTransitionX4(h, 1, dt);
+      const off = <usize>i << 2;
+      const xiNow = v128.load(xi + off);
+      const gi = v128.load(g + off);
+      const pi = paramX4(p, pStride, i);
+      const tGoalFuture = f32x4.add(dtX4, f32x4.mul(paramX4(apprehension, apprehensionStride, i), h));
+      const xiNext = kind == TIMED ? goalTimedX4(xiNow, gi, pi, tGoalFuture, dtX4) : goalVelocityX4(xiNow, gi, pi, tGoalFuture, dtX4);
+      simpleStepX4(x, v, off, goalX4);
+      v128.store(xi + off, xiNext);
+    }
+  }
+  for (; i < n; i++) {
+    const h = paramAt(halflife, halflifeStride, i);
+    if (!uniform) criticalTransition(h, dt);
+    const off = <usize>i << 2;
+    const xiNow = <f64>load<f32>(xi + off);
+    const gi = <f64>load<f32>(g + off);
+    const pi = paramAt(p, pStride, i);
+    const tGoalFuture = dt + paramAt(apprehension, apprehensionStride, i) * h;
+    const xiNext = kind == TIMED ? goalTimedScalar(xiNow, gi, pi, tGoalFuture, dt) : goalVelocityScalar(xiNow, gi, pi, tGoalFuture, dt);
+    simpleStep(x, v, off, goalOut);
+    store<f32>(xi + off, <f32>xiNext);
+  }
+}
+
+/** timed_spring_damper (see goalTimedX4). */
+export function timedSpringDamper(
+  x: usize, v: usize, xi: usize, g: usize, n: i32,
+  tGoal: usize, tGoalStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32,
+  dt: f64,
+): void {
+  leadingSpring(TIMED, x, v, xi, g, n, tGoal, tGoalStride, halflife, halflifeStride, apprehension, apprehensionStride, dt);
+}
+
+/** velocity_spring_damper (see goalVelocityX4). */
+export function velocitySpringDamper(
+  x: usize, v: usize, xi: usize, g: usize, n: i32,
+  speed: usize, speedStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32,
+  dt: f64,
+): void {
+  leadingSpring(VELOCITY, x, v, xi, g, n, speed, speedStride, halflife, halflifeStride, apprehension, apprehensionStride, dt);
+}

@@ -1,0 +1,140 @@
+// Inertialization update of whole poses over n bones (Motion-Matching's inertialize_pose_update):
+// each bone's position offsets (off_x, off_v, 3 floats each) and rotation offsets (off_q, off_w)
+// decay with the same y = 2·ln2/halflife and eydt = exp(−y·dt), computed once per bone, then
+//   out_x = in_x + off_x, out_v = in_v + off_v                       (inertialize_update)
+//   out_q = off_q ⊗ in_q, out_w = off_w + rotate(off_q, in_w)        (quaternion version)
+// The positions' decay (decay_spring_damper_exact, "Spring-It-On") as a matrix on (x, v):
+//   x' = xx·x + xv·v,  xx = eydt·(1 + y·dt), xv = eydt·dt
+//   v' = vx·x + vv·v,  vx = −eydt·y·(y·dt),  vv = eydt·(1 − y·dt)     (all 0 where eydt = 0)
+// The float64 oracles are src/reference/inertialize.ts (inertializeUpdate) and
+// src/reference/quat-spring.ts (quatInertializeUpdate). dt = 0 only composes.
+import { spreadVec4, spread0, spread1, spread2 } from './aos-lanes';
+import { yOf, yLo, yHi, eLo, eHi } from './quat-spring-step';
+import { offsetX4, composeX4, offsetAndComposeScalar } from './quat-compose';
+import { paramAt, joinX4 } from './lanes';
+import { f, put } from './f32-access';
+
+// Position decay coefficients of the last vectorCoefficients call (one bone, float64).
+let cxx: f64 = 0;
+let cxv: f64 = 0;
+let cvx: f64 = 0;
+let cvv: f64 = 0;
+
+// @ts-ignore: decorator
+@inline function vectorCoefficients(y: f64, e: f64, dt: f64): void {
+  if (e == 0) { cxx = 0; cxv = 0; cvx = 0; cvv = 0; return; }
+  const ydt = y * dt;
+  cxx = e * (1 + ydt); cxv = e * dt; cvx = -e * y * ydt; cvv = e * (1 - ydt);
+}
+
+// The four coefficients of four bones (from quat-spring-step's yLo … eHi), spread over the 12
+// floats of their vectors: three f32x4 each.
+// @ts-ignore: decorator
+@lazy let kxx0: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kxx1: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kxx2: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kxv0: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kxv1: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kxv2: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kvx0: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kvx1: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kvx2: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kvv0: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kvv1: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy let kvv2: v128 = f32x4.splat(0);
+
+// @ts-ignore: decorator
+@inline function vectorCoefficientsX4(dt: f64): void {
+  const one = f64x2.splat(1);
+  const zero = f64x2.splat(0);
+  const tdt = f64x2.splat(dt);
+  const snapLo = f64x2.eq(eLo, zero), snapHi = f64x2.eq(eHi, zero);
+  const ydtLo = f64x2.mul(yLo, tdt), ydtHi = f64x2.mul(yHi, tdt);
+  spreadVec4(joinX4(v128.bitselect(zero, f64x2.mul(eLo, f64x2.add(one, ydtLo)), snapLo),
+    v128.bitselect(zero, f64x2.mul(eHi, f64x2.add(one, ydtHi)), snapHi)));
+  kxx0 = spread0; kxx1 = spread1; kxx2 = spread2;
+  spreadVec4(joinX4(f64x2.mul(eLo, tdt), f64x2.mul(eHi, tdt)));
+  kxv0 = spread0; kxv1 = spread1; kxv2 = spread2;
+  spreadVec4(joinX4(v128.bitselect(zero, f64x2.neg(f64x2.mul(f64x2.mul(eLo, yLo), ydtLo)), snapLo),
+    v128.bitselect(zero, f64x2.neg(f64x2.mul(f64x2.mul(eHi, yHi), ydtHi)), snapHi)));
+  kvx0 = spread0; kvx1 = spread1; kvx2 = spread2;
+  spreadVec4(joinX4(v128.bitselect(zero, f64x2.mul(eLo, f64x2.sub(one, ydtLo)), snapLo),
+    v128.bitselect(zero, f64x2.mul(eHi, f64x2.sub(one, ydtHi)), snapHi)));
+  kvv0 = spread0; kvv1 = spread1; kvv2 = spread2;
+}
+
+// Four floats of the positions at byte offset o: the decay (when asked), then out = in + off.
+// @ts-ignore: decorator
+@inline function vectorX4(
+  outX: usize, outV: usize, offX: usize, offV: usize, inX: usize, inV: usize, o: usize,
+  xx: v128, xv: v128, vx: v128, vv: v128, decay: bool,
+): void {
+  let x = v128.load(offX + o), v = v128.load(offV + o);
+  if (decay) {
+    const xn = f32x4.add(f32x4.mul(xx, x), f32x4.mul(xv, v));
+    v = f32x4.add(f32x4.mul(vx, x), f32x4.mul(vv, v));
+    x = xn;
+    v128.store(offX + o, x);
+    v128.store(offV + o, v);
+  }
+  v128.store(outX + o, f32x4.add(v128.load(inX + o), x)); // out_x = in_x + off_x
+  v128.store(outV + o, f32x4.add(v128.load(inV + o), v)); // out_v = in_v + off_v
+}
+
+export function poseInertializeUpdate(
+  outX: usize, outV: usize, outQ: usize, outW: usize, offX: usize, offV: usize, offQ: usize, offW: usize,
+  inX: usize, inV: usize, inQ: usize, inW: usize, n: i32, h: usize, hStride: i32, dt: f64,
+): void {
+  const decay = dt > 0;
+  // per-call constants (broadcast halflife)
+  const yU = yOf(paramAt(h, 0, 0)), eU = Math.exp(-yU * dt);
+  if (decay) vectorCoefficients(yU, eU, dt);
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    const uxx = f32x4.splat(<f32>cxx), uxv = f32x4.splat(<f32>cxv), uvx = f32x4.splat(<f32>cvx), uvv = f32x4.splat(<f32>cvv);
+    for (; i + 4 <= n; i += 4) {
+      offsetX4(offQ, offW, i, h, hStride, dt, yU, eU, decay); // also sets yLo … eHi for these bones
+      const o = <usize>i * 12; // four bones' vectors: three f32x4 per array
+      if (decay && hStride != 0) {
+        vectorCoefficientsX4(dt);
+        vectorX4(outX, outV, offX, offV, inX, inV, o, kxx0, kxv0, kvx0, kvv0, true);
+        vectorX4(outX, outV, offX, offV, inX, inV, o + 16, kxx1, kxv1, kvx1, kvv1, true);
+        vectorX4(outX, outV, offX, offV, inX, inV, o + 32, kxx2, kxv2, kvx2, kvv2, true);
+      } else {
+        vectorX4(outX, outV, offX, offV, inX, inV, o, uxx, uxv, uvx, uvv, decay);
+        vectorX4(outX, outV, offX, offV, inX, inV, o + 16, uxx, uxv, uvx, uvv, decay);
+        vectorX4(outX, outV, offX, offV, inX, inV, o + 32, uxx, uxv, uvx, uvv, decay);
+      }
+      composeX4(outQ, outW, inQ, inW, i);
+    }
+  }
+  for (; i < n; i++) {
+    const y = hStride == 0 ? yU : yOf(paramAt(h, hStride, i));
+    const e = hStride == 0 ? eU : Math.exp(-y * dt);
+    if (decay) vectorCoefficients(y, e, dt);
+    for (let k = 3 * i; k < 3 * i + 3; k++) {
+      let x = f(offX, k), v = f(offV, k);
+      if (decay) {
+        const xn = <f64><f32>(cxx * x + cxv * v);
+        v = <f64><f32>(cvx * x + cvv * v);
+        x = xn;
+        put(offX, k, x);
+        put(offV, k, v);
+      }
+      put(outX, k, f(inX, k) + x);
+      put(outV, k, f(inV, k) + v);
+    }
+    offsetAndComposeScalar(outQ, outW, offQ, offW, inQ, inW, i, y, e, dt, decay);
+  }
+}

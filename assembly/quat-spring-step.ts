@@ -1,0 +1,149 @@
+// The spring step of the quaternion springs (Holden's simple_spring_damper_exact, "Spring-It-On")
+// on the log j0 of a rotation relative to its goal, for four bones in lanes (float64 pairs for
+// the scalar algebra, since |w|·dt can reach thousands of radians) or one bone in float64;
+// shared by the quaternion kernels (quat.ts) and the pose inertialization (pose-inertialize.ts).
+//   y = 2·ln2/halflife, eydt = exp(−y·dt), j1 = v + j0·y,
+//   x' = exp(eydt·(j0 + j1·dt)) [⊗ goal],  v' = eydt·(v − j1·y·dt).
+// eydt = 0 (halflife 0, or exp underflow) is the exact limit: the goal, at rest.
+import { loadQuat4, loadVec4, lx, ly, lz, lw } from './aos-lanes';
+import { logX4, expX4, vx, vy, vz, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';
+import { expX2 } from './simd-math';
+import { paramX4, lowX2, highX2, joinX4 } from './lanes';
+import { f, put } from './f32-access';
+
+const LN2: f64 = 0.6931471805599453;
+
+// Results of springPairX2 for one pair of lanes (float64): the new log a and angular velocity u.
+// @ts-ignore: decorator
+@lazy export let pax: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let pay: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let paz: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let pux: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let puy: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let puz: v128 = f64x2.splat(0);
+// The new angular velocity of four bones (f32x4), set by springX4.
+// @ts-ignore: decorator
+@lazy export let nvx: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let nvy: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let nvz: v128 = f32x4.splat(0);
+// y and eydt of four bones, as float64 pairs
+// @ts-ignore: decorator
+@lazy export let yLo: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let yHi: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let eLo: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy export let eHi: v128 = f64x2.splat(0);
+
+/** yLo/yHi, eLo/eHi for bones i … i + 3: the per-call constants for a broadcast halflife, per bone otherwise. */
+// @ts-ignore: decorator
+@inline export function dampingX4(h: usize, hStride: i32, i: i32, dt: f64, yUniform: f64, eUniform: f64): void {
+  if (hStride == 0) {
+    yLo = f64x2.splat(yUniform);
+    yHi = yLo;
+    eLo = f64x2.splat(eUniform);
+    eHi = eLo;
+    return;
+  }
+  const hv = paramX4(h, hStride, i);
+  const twoLn2 = f64x2.splat(2 * LN2);
+  const minusDt = f64x2.splat(-dt);
+  yLo = f64x2.div(twoLn2, lowX2(hv)); // halflife_to_damping(h) / 2 (Spring-It-On); h = 0 gives +∞
+  yHi = f64x2.div(twoLn2, highX2(hv));
+  eLo = expX2(f64x2.mul(yLo, minusDt)); // fast_negexp(y·dt), exact here; −∞ flushes to 0
+  eHi = expX2(f64x2.mul(yHi, minusDt));
+}
+
+/** The spring step for one pair of lanes (float64), into pax … puz. */
+// @ts-ignore: decorator
+@inline export function springPairX2(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, y: v128, e: v128, dt: f64): void {
+  const snap = f64x2.eq(e, f64x2.splat(0));
+  const zero = f64x2.splat(0);
+  const tdt = f64x2.splat(dt);
+  const ydt = f64x2.mul(y, tdt);
+  const j1x = f64x2.add(wx, f64x2.mul(j0x, y)); // j1 = v + j0·y
+  const j1y = f64x2.add(wy, f64x2.mul(j0y, y));
+  const j1z = f64x2.add(wz, f64x2.mul(j0z, y));
+  // x = eydt·(j0 + j1·dt)
+  pax = v128.bitselect(zero, f64x2.mul(e, f64x2.add(j0x, f64x2.mul(j1x, tdt))), snap);
+  pay = v128.bitselect(zero, f64x2.mul(e, f64x2.add(j0y, f64x2.mul(j1y, tdt))), snap);
+  paz = v128.bitselect(zero, f64x2.mul(e, f64x2.add(j0z, f64x2.mul(j1z, tdt))), snap);
+  // v = eydt·(v − j1·y·dt)
+  pux = v128.bitselect(zero, f64x2.mul(e, f64x2.sub(wx, f64x2.mul(j1x, ydt))), snap);
+  puy = v128.bitselect(zero, f64x2.mul(e, f64x2.sub(wy, f64x2.mul(j1y, ydt))), snap);
+  puz = v128.bitselect(zero, f64x2.mul(e, f64x2.sub(wz, f64x2.mul(j1z, ydt))), snap);
+}
+
+/**
+ * The spring step for four bones, given j0 and w per component (f32x4) and dampingX4's y, eydt:
+ * sets qx … qw to exp(a/2) and nvx … nvz to the new angular velocity.
+ */
+// @ts-ignore: decorator
+@inline export function springX4(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, dt: f64): void {
+  springPairX2(lowX2(j0x), lowX2(j0y), lowX2(j0z), lowX2(wx), lowX2(wy), lowX2(wz), yLo, eLo, dt);
+  const axLo = pax, ayLo = pay, azLo = paz, uxLo = pux, uyLo = puy, uzLo = puz;
+  springPairX2(highX2(j0x), highX2(j0y), highX2(j0z), highX2(wx), highX2(wy), highX2(wz), yHi, eHi, dt);
+  nvx = joinX4(uxLo, pux);
+  nvy = joinX4(uyLo, puy);
+  nvz = joinX4(uzLo, puz);
+  expX4(axLo, pax, ayLo, pay, azLo, paz);
+}
+
+// One bone in float64: (sx, sy, sz, sw) = exp(a/2), new angular velocity in (ux, uy, uz).
+export let ux: f64 = 0;
+export let uy: f64 = 0;
+export let uz: f64 = 0;
+
+// @ts-ignore: decorator
+@inline export function springScalar(j0x: f64, j0y: f64, j0z: f64, wx: f64, wy: f64, wz: f64, y: f64, e: f64, dt: f64): void {
+  if (e == 0) {
+    ux = 0; uy = 0; uz = 0;
+    sx = 0; sy = 0; sz = 0; sw = 1;
+    return;
+  }
+  const j1x = wx + j0x * y, j1y = wy + j0y * y, j1z = wz + j0z * y; // j1 = v + j0·y
+  const ydt = y * dt;
+  ux = e * (wx - j1x * ydt); // v = eydt·(v − j1·y·dt)
+  uy = e * (wy - j1y * ydt);
+  uz = e * (wz - j1z * ydt);
+  expScalar(e * (j0x + j1x * dt), e * (j0y + j1y * dt), e * (j0z + j1z * dt)); // x = exp(eydt·(j0 + j1·dt))
+}
+
+/** y = 2·ln2/halflife (halflife_to_damping / 2, Spring-It-On). */
+// @ts-ignore: decorator
+@inline export function yOf(halflife: f64): f64 {
+  return (2 * LN2) / halflife;
+}
+
+// The decay of bones i … i + 3 into qx … qw, nvx … nvz (j0 = log(abs(q)), Spring-It-On).
+// @ts-ignore: decorator
+@inline export function decayX4(q: usize, w: usize, i: i32, h: usize, hStride: i32, dt: f64, yU: f64, eU: f64): void {
+  loadQuat4(q, i);
+  logX4(lx, ly, lz, lw);
+  const j0x = vx, j0y = vy, j0z = vz;
+  loadVec4(w, i);
+  dampingX4(h, hStride, i, dt, yU, eU);
+  springX4(j0x, j0y, j0z, lx, ly, lz, dt);
+}
+
+// The decay of bone i into (sx … sw), (ux, uy, uz).
+// @ts-ignore: decorator
+@inline export function decayScalar(q: usize, w: usize, i: i32, y: f64, e: f64, dt: f64): void {
+  logScalar(f(q, 4 * i), f(q, 4 * i + 1), f(q, 4 * i + 2), f(q, 4 * i + 3));
+  springScalar(sx, sy, sz, f(w, 3 * i), f(w, 3 * i + 1), f(w, 3 * i + 2), y, e, dt);
+}
+
+// Stores (sx … sw) as rotation i of q and (ux, uy, uz) as angular velocity i of w.
+// @ts-ignore: decorator
+@inline export function storeBone(q: usize, w: usize, i: i32): void {
+  put(q, 4 * i, sx); put(q, 4 * i + 1, sy); put(q, 4 * i + 2, sz); put(q, 4 * i + 3, sw);
+  put(w, 3 * i, ux); put(w, 3 * i + 1, uy); put(w, 3 * i + 2, uz);
+}

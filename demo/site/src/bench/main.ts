@@ -1,0 +1,100 @@
+// The Benchmark page: times one kernel on the SIMD, scalar wasm and JS backends at several N,
+// in this browser, and charts nanoseconds per element and the speedup over JS.
+import { createSolver, type Backend, type Solver } from 'spring-solver';
+import '../common/style.css';
+import { markReady, showError } from '../common/page.js';
+import { BENCH_CASES, type BenchCase } from './cases.js';
+import { buildCharts, formatCount, ratio } from './charts.js';
+import { nsPerElement } from './measure.js';
+
+const BACKENDS: readonly Backend[] = ['js', 'wasm', 'simd'];
+const SIZES = [1024, 16384, 262144];
+/** ms of samples per (backend, N), after calibration. */
+const BUDGET_MS = 150;
+/** Room for the largest N's 6 arrays on every backend. */
+const MEMORY_BYTES = 32 * 1024 * 1024;
+
+interface BenchResult {
+  backend: Backend;
+  n: number;
+  nsPerElement: number;
+}
+
+async function main(): Promise<void> {
+  const controls = document.getElementById('controls')!;
+  const status = document.getElementById('status')!;
+  const table = document.getElementById('results') as HTMLTableElement;
+  const charts = buildCharts(document.getElementById('charts')!, BACKENDS);
+
+  const select = document.createElement('select');
+  select.id = 'kernel';
+  for (const benchCase of BENCH_CASES) select.add(new Option(benchCase.label, benchCase.id));
+  const button = document.createElement('button');
+  button.id = 'run';
+  button.textContent = 'Run again';
+  controls.append(select, button);
+
+  const solvers = Object.fromEntries(
+    await Promise.all(BACKENDS.map(async (b) => [b, await createSolver({ backend: b, memoryBytes: MEMORY_BYTES })])),
+  ) as Record<Backend, Solver>;
+  const published: { results: BenchResult[] } = { results: [] };
+  Object.assign(window, { benchDemo: published }); // for the browser tests
+
+  async function run(): Promise<void> {
+    const benchCase = BENCH_CASES.find((c) => c.id === select.value)!;
+    button.disabled = select.disabled = true;
+    status.dataset.state = 'running';
+    published.results = [];
+    const ns = Object.fromEntries(BACKENDS.map((b) => [b, SIZES.map(() => null)])) as Record<Backend, (number | null)[]>;
+    for (const [i, n] of SIZES.entries()) {
+      for (const backend of BACKENDS) {
+        status.textContent = `Timing ${benchCase.id} on '${backend}' at N = ${formatCount(n)}…`;
+        ns[backend][i] = await timeCase(benchCase, solvers[backend], n);
+        published.results.push({ backend, n, nsPerElement: ns[backend][i]! });
+        charts.update(SIZES, ns);
+        showTable(table, ns);
+      }
+    }
+    const last = SIZES.length - 1;
+    status.textContent = `Done: at N = ${formatCount(SIZES[last]!)}, SIMD is ${ratio(ns.js[last], ns.simd[last])!.toFixed(1)}× faster than JS.`;
+    status.dataset.state = 'done';
+    button.disabled = select.disabled = false;
+  }
+
+  button.addEventListener('click', () => void run().catch(showError));
+  markReady();
+  await run();
+}
+
+async function timeCase(benchCase: BenchCase, solver: Solver, n: number): Promise<number> {
+  const { run, dispose } = benchCase.setup(solver, n);
+  try {
+    return await nsPerElement(run, n, BUDGET_MS);
+  } finally {
+    dispose();
+  }
+}
+
+function showTable(table: HTMLTableElement, ns: Record<Backend, (number | null)[]>): void {
+  const cell = (value: number | null, digits: number, suffix = '') => (value == null ? '…' : `${value.toFixed(digits)}${suffix}`);
+  const header = ['N', ...BACKENDS.map((b) => `${b} ns/element`), 'simd vs js', 'wasm vs js'];
+  const rows = SIZES.map((n, i) => [
+    formatCount(n),
+    ...BACKENDS.map((b) => cell(ns[b][i]!, 2)),
+    cell(ratio(ns.js[i], ns.simd[i]), 1, '×'),
+    cell(ratio(ns.js[i], ns.wasm[i]), 1, '×'),
+  ]);
+  table.replaceChildren(
+    ...[header, ...rows].map((cells, r) => {
+      const row = document.createElement('tr');
+      for (const text of cells) {
+        const element = document.createElement(r === 0 ? 'th' : 'td');
+        element.textContent = text;
+        row.append(element);
+      }
+      return row;
+    }),
+  );
+}
+
+main().catch(showError);

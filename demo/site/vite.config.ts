@@ -1,0 +1,28 @@
+/**
+ * The demo site: `npm run demo` serves it (dev server), `npm run demo:build` writes it to
+ * demo-dist/. Pages are plain HTML + TypeScript modules; `spring-solver` is this repository's
+ * built package: an alias points it at dist/index.js (so run `npm run build` first).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { pirouetteBvhPlugin } from './bvh-data-plugin.js';
+
+const site = fileURLToPath(new URL('.', import.meta.url));
+const repo = resolve(site, '../..');
+
+export const DEMO_PAGES = ['index', 'springs', 'bench', 'skeleton'] as const;
+
+export default defineConfig({
+  root: site,
+  base: './',
+  plugins: [pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, '../shared/data/pirouette.bvh'))],
+  resolve: { alias: [{ find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') }] },
+  server: { host: 'localhost', fs: { allow: [repo] } },
+  build: {
+    outDir: resolve(repo, 'demo-dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    rolldownOptions: { input: Object.fromEntries(DEMO_PAGES.map((page) => [page, resolve(site, `${page}.html`)])) },
+  },
+});

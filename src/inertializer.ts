@@ -1,0 +1,295 @@
+/**
+ * Inertialization of whole skeletons (Holden, "Motion-Matching": inertialize_pose_transition /
+ * inertialize_pose_update) for `count` characters of `bones` bones, with the offsets in a solver's
+ * memory. Positions use the vector inertialization (Solver.inertializeTransition/Update, one
+ * element per float), rotations the quaternion one (Solver.quatInertializeTransition/Update):
+ * each update is two kernel calls over all count·bones bones, plus one over the roots when a root
+ * bone is given (re-anchored as Motion-Matching does; see {@link InertializerOptions.rootBone}).
+ */
+import { SolverBase, input as read, out as written, type Kernel, type Solver } from './solver.js';
+import type { Param } from './types.js';
+import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from './validate.js';
+import { rootAnchorApply, rootAnchorTransition } from './reference/root-anchor.js';
+
+/**
+ * A pose of every bone of every character, character-major (bone b of character c is element
+ * c·bones + b): positions and velocities `[x, y, z]`, rotations `[x, y, z, w]`, angular velocities
+ * `[x, y, z]` in rad/s (in the frame the rotation maps into, `dq/dt = ½ ω ⊗ q`). Local or world
+ * values, as long as the same bone is always given in the same frame.
+ */
+export interface Pose {
+  positions: Float32Array;
+  rotations: Float32Array;
+  velocities: Float32Array;
+  angularVelocities: Float32Array;
+}
+
+export interface InertializerOptions {
+  /** Characters (a whole number ≥ 1). */
+  count: number;
+  /** Bones per character (a whole number ≥ 1). */
+  bones: number;
+  /** Seconds for an offset to halve: a number, or a Float32Array with one value per bone (length `bones`). */
+  halflife: Param;
+  /**
+   * Index of the root bone within a skeleton, or undefined (every bone is inertialized in the
+   * frame it is given in). The root is handled as Motion-Matching handles its root: the input root
+   * is in the animation's space, and at every transition the destination's root trajectory is
+   * re-anchored (per character) so that it continues from where the character is, instead of the
+   * character being pulled toward where the destination clip happens to be. The anchor is a
+   * rotation about +Y and a ground translation (x, z), so the heading and ground position carry
+   * over; what differs besides (tilt, height, velocities) is inertialized like any bone.
+   * The output root is in world space: anchor(input + offset).
+   */
+  rootBone?: number;
+}
+
+/** An array argument, for the overlap check. */
+interface NamedArray {
+  name: string;
+  array: Float32Array;
+  output: boolean;
+}
+
+/** A halflife for the position kernel (per float) and the rotation kernel (per bone). */
+interface HalflifeParams {
+  vec: Param;
+  quat: Param;
+}
+
+const ROOT_APPLY: Kernel = {
+  wasm: 'rootAnchorApply',
+  js: (a, _params, [bones, root], n) => rootAnchorApply(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, a[5]!, n, bones, root),
+};
+
+const ROOT_TRANSITION: Kernel = {
+  wasm: 'rootAnchorTransition',
+  js: (a, _params, [bones, root], n) =>
+    rootAnchorTransition(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, a[5]!, a[6]!, a[7]!, a[8]!, a[9]!, n, bones, root),
+};
+
+/** The largest skeleton with a root bone: one skeleton's rotations must fit a copy chunk (16,384 floats). */
+const MAX_ROOTED_BONES = 4096;
+
+export class Inertializer {
+  readonly count: number;
+  readonly bones: number;
+  /** The root bone, or null. */
+  readonly rootBone: number | null;
+  private readonly solver: SolverBase;
+  private readonly owned: Float32Array[] = [];
+  private readonly offX: Float32Array;
+  private readonly offV: Float32Array;
+  private readonly offQ: Float32Array;
+  private readonly offW: Float32Array;
+  /** Per character: the root's anchor rotation (about +Y) and translation (y = 0). */
+  private readonly anchorQ: Float32Array | null = null;
+  private readonly anchorX: Float32Array | null = null;
+  /** The construction halflife as the kernels take it (see halflifeParams). */
+  private readonly halflife: HalflifeParams;
+  /** Where an update's own per-bone halflife is tiled (allocated on first use). */
+  private overrideTiles: HalflifeParams | null = null;
+  private disposed = false;
+
+  constructor(solver: Solver, options: InertializerOptions) {
+    const method = 'Inertializer';
+    if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    solver.checkLive(method);
+    if (typeof options !== 'object' || options === null) throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    const { count, bones, halflife, rootBone } = options;
+    this.count = checkCount(method, 'options.count', count);
+    this.bones = checkCount(method, 'options.bones', bones);
+    checkHalflife(method, 'options.halflife', halflife, bones);
+    if (rootBone !== undefined) {
+      checkNumber(method, 'options.rootBone', rootBone, 'nonNegative');
+      if (!Number.isInteger(rootBone) || rootBone >= bones) {
+        throw new RangeError(`${method}: options.rootBone is ${rootBone}; it must be a bone index, a whole number below bones (${bones})`);
+      }
+      if (bones > MAX_ROOTED_BONES) {
+        throw new RangeError(`${method}: bones is ${bones}; with a rootBone it must be at most ${MAX_ROOTED_BONES}`);
+      }
+    }
+    this.rootBone = rootBone ?? null;
+    this.solver = solver;
+    const n = count * bones;
+    try {
+      this.offX = this.alloc(3 * n);
+      this.offV = this.alloc(3 * n);
+      this.offQ = this.alloc(4 * n);
+      this.offW = this.alloc(3 * n);
+      if (rootBone !== undefined) {
+        this.anchorQ = this.alloc(4 * count);
+        this.anchorX = this.alloc(3 * count);
+      }
+      this.halflife = this.halflifeParams(halflife, null);
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    this.reset();
+  }
+
+  /**
+   * The offsets, live views of the state in solver memory (valid until dispose): what the output
+   * adds to the input (positions, velocities) or composes with it (rotations: output = offset ⊗ input;
+   * angular velocities: offset + rotate(offset rotation, input)). A root bone's offsets are in the
+   * animation's space, before the anchor.
+   */
+  get offsets(): Pose {
+    this.checkUsable('Inertializer.offsets');
+    return { positions: this.offX, velocities: this.offV, rotations: this.offQ, angularVelocities: this.offW };
+  }
+
+  /** Clears every offset (identity rotations) and anchor: the output equals the input again. */
+  reset(): void {
+    this.checkUsable('Inertializer.reset');
+    this.offX.fill(0);
+    this.offV.fill(0);
+    this.offW.fill(0);
+    identities(this.offQ);
+    this.anchorX?.fill(0);
+    if (this.anchorQ) identities(this.anchorQ);
+  }
+
+  /**
+   * A switch, for every character, from the animation being left (`src`, its pose now) to the one
+   * entered (`dst`, its pose now): the offsets absorb the difference, so that the output of the
+   * next update with `dst` continues the output of an update with `src` (position, rotation,
+   * velocity and angular velocity). Characters that do not switch pass the same pose as src and dst.
+   */
+  transition(src: Pose, dst: Pose): void {
+    const method = 'Inertializer.transition';
+    this.checkUsable(method);
+    const arrays = [...this.poseArrays(method, 'src', src, false), ...this.poseArrays(method, 'dst', dst, false)];
+    checkOverlap(method, [...arrays, ...this.stateArrays()]);
+    const s = this.solver;
+    s.inertializeTransition(this.offX, this.offV, src.positions, src.velocities, dst.positions, dst.velocities);
+    s.quatInertializeTransition(this.offQ, this.offW, src.rotations, src.angularVelocities, dst.rotations, dst.angularVelocities);
+    if (this.rootBone !== null) {
+      const b = this.bones;
+      const operands = [
+        written(this.offX, 3 * b), written(this.offV, 3 * b), written(this.offQ, 4 * b), written(this.offW, 3 * b),
+        read(dst.positions, 3 * b), read(dst.velocities, 3 * b), read(dst.rotations, 4 * b), read(dst.angularVelocities, 3 * b),
+        written(this.anchorQ!, 4), written(this.anchorX!, 3),
+      ];
+      s.runKernel(ROOT_TRANSITION, this.count, operands, [], [b, this.rootBone]);
+    }
+  }
+
+  /**
+   * Decays the offsets by dt (s, ≥ 0; 0 only composes) and writes `output` = `input` with the
+   * offsets applied (and, for the root bone, the anchor). `halflife`: undefined for the one given
+   * at construction, else a number or one value per bone (length `bones`) for this update only.
+   * `output`'s arrays may be the very arrays of `input`.
+   */
+  update(input: Pose, halflife: Param | undefined, dt: number, output: Pose): void {
+    const method = 'Inertializer.update';
+    this.checkUsable(method);
+    const arrays = [...this.poseArrays(method, 'input', input, false), ...this.poseArrays(method, 'output', output, true)];
+    if (halflife !== undefined) checkHalflife(method, 'halflife', halflife, this.bones);
+    checkNumber(method, 'dt', dt, 'nonNegative');
+    checkOverlap(method, [...arrays, ...this.stateArrays()]);
+    let h = this.halflife;
+    if (halflife !== undefined) {
+      h = this.halflifeParams(halflife, this.overrideTiles);
+      if (typeof h.quat !== 'number') this.overrideTiles = h;
+    }
+    const s = this.solver;
+    s.inertializeUpdate(output.positions, output.velocities, this.offX, this.offV, input.positions, input.velocities, h.vec, dt);
+    s.quatInertializeUpdate(
+      output.rotations, output.angularVelocities, this.offQ, this.offW, input.rotations, input.angularVelocities, h.quat, dt,
+    );
+    if (this.rootBone !== null) {
+      const b = this.bones;
+      const operands = [
+        written(output.positions, 3 * b), written(output.velocities, 3 * b), written(output.rotations, 4 * b), written(output.angularVelocities, 3 * b),
+        read(this.anchorQ!, 4), read(this.anchorX!, 3),
+      ];
+      s.runKernel(ROOT_APPLY, this.count, operands, [], [b, this.rootBone]);
+    }
+  }
+
+  /** Returns the state to the solver; the offsets must not be used afterwards. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.release();
+  }
+
+  private alloc(length: number): Float32Array {
+    const array = this.solver.alloc(length);
+    this.owned.push(array);
+    return array;
+  }
+
+  private release(): void {
+    if (this.solver.isDisposed()) return; // its memory is gone already
+    for (const array of this.owned) this.solver.free(array);
+    this.owned.length = 0;
+  }
+
+  private checkUsable(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this Inertializer has been disposed`);
+    this.solver.checkLive(method);
+  }
+
+  /**
+   * The halflife as the kernels take it: a float32 number, or per-element arrays in solver memory
+   * (3 floats a bone for the positions, 1 a bone for the rotations) tiled over the characters by
+   * doubling copies, into `tiles` when given (else newly allocated).
+   */
+  private halflifeParams(halflife: Param, tiles: HalflifeParams | null): HalflifeParams {
+    if (typeof halflife === 'number') return { vec: Math.fround(halflife), quat: Math.fround(halflife) };
+    const n = this.count * this.bones;
+    const quat = (tiles?.quat as Float32Array | undefined) ?? this.alloc(n);
+    const vec = (tiles?.vec as Float32Array | undefined) ?? this.alloc(3 * n);
+    quat.set(halflife);
+    for (let b = 0; b < this.bones; b++) vec.fill(halflife[b]!, 3 * b, 3 * b + 3);
+    tile(quat, this.bones);
+    tile(vec, 3 * this.bones);
+    return { vec, quat };
+  }
+
+  private poseArrays(method: string, name: string, pose: unknown, output: boolean): NamedArray[] {
+    if (typeof pose !== 'object' || pose === null) throw new TypeError(`${method}: ${name} must be a pose object, got ${describe(pose)}`);
+    const n = this.count * this.bones;
+    const p = pose as Record<string, unknown>;
+    const fields: [keyof Pose, number][] = [['positions', 3], ['rotations', 4], ['velocities', 3], ['angularVelocities', 3]];
+    return fields.map(([field, width]) => {
+      const array = p[field];
+      const label = `${name}.${field}`;
+      if (!(array instanceof Float32Array)) throw new TypeError(`${method}: ${label} must be a Float32Array, got ${describe(array)}`);
+      if (array.length !== width * n) {
+        throw new RangeError(
+          `${method}: ${label} has length ${array.length}, expected ${width * n} (${this.count} characters × ${this.bones} bones × ${width})`,
+        );
+      }
+      return { name: label, array, output };
+    });
+  }
+
+  private stateArrays(): NamedArray[] {
+    return this.owned.map((array, i) => ({ name: `the Inertializer's state array ${i}`, array, output: true }));
+  }
+}
+
+function checkCount(method: string, name: string, value: unknown): number {
+  checkNumber(method, name, value, 'positive');
+  if (!Number.isInteger(value)) throw new RangeError(`${method}: ${name} is ${value}; it must be a whole number`);
+  return value as number;
+}
+
+function checkHalflife(method: string, name: string, halflife: unknown, bones: number): void {
+  checkParam(method, name, halflife as Param, bones, 'nonNegative', firstInvalidJs);
+}
+
+/** Sets every quaternion of a packed array to the identity [0, 0, 0, 1]. */
+function identities(q: Float32Array): void {
+  q.fill(0);
+  for (let k = 3; k < q.length; k += 4) q[k] = 1;
+}
+
+/** Repeats a[0 … period) over the whole of a, doubling the copied span each time. */
+function tile(a: Float32Array, period: number): void {
+  for (let filled = period; filled < a.length; filled *= 2) a.copyWithin(filled, 0, Math.min(filled, a.length - filled));
+}

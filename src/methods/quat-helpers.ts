@@ -1,0 +1,83 @@
+/**
+ * Batched quaternion helpers, one element per quaternion: output first (gl-matrix style), inputs
+ * after; an input may be the very same array as the output. Quaternions `[x, y, z, w]`
+ * (4 floats), vectors `[x, y, z]` (3 floats), Hamilton product (three.js convention).
+ * Kernels: assembly/quat-helpers.ts; JS backend and oracle: src/reference/quat-batch.ts.
+ */
+import type { Kernel, SolverBase } from '../solver.js';
+import type { Param } from '../types.js';
+import * as reference from '../reference/quat-batch.js';
+import { checkAndRun, read, written } from './call.js';
+
+export interface QuatHelperMethods {
+  /** out = a ⊗ b (rotating by out applies b, then a). */
+  quatMul(out: Float32Array, a: Float32Array, b: Float32Array): void;
+  /** out = q⁻¹ = [−x, −y, −z, w] (unit quaternions). */
+  quatInv(out: Float32Array, q: Float32Array): void;
+  /** out = q, or −q where w < 0: the same rotation, on the shortest arc. */
+  quatAbs(out: Float32Array, q: Float32Array): void;
+  /** out = q / |q| (a zero quaternion gives NaN). */
+  quatNormalize(out: Float32Array, q: Float32Array): void;
+  /** out (3 floats an element) = v rotated by q. */
+  quatRotate(out: Float32Array, q: Float32Array, v: Float32Array): void;
+  /**
+   * out (3 floats an element) = angle·axis of abs(q) (2·log q), angle in [0, π]; accurate down to
+   * tiny angles (atan2 form). Any nonzero length of q.
+   */
+  quatToScaledAngleAxis(out: Float32Array, q: Float32Array): void;
+  /**
+   * out = the unit quaternion of the scaled angle axis v (exp(v/2)). The wasm backends return the
+   * representative with w ≥ 0; the JS backend returns [sin(|v|/2)·v/|v|, cos(|v|/2)], whose w is
+   * negative when |v| > π: the same rotation.
+   */
+  quatFromScaledAngleAxis(out: Float32Array, v: Float32Array): void;
+  /**
+   * out = shortest-arc slerp from a (t = 0) to ±b (t = 1): exp(t·log(abs(b ⊗ a⁻¹))) ⊗ a.
+   * t is a number or one value per element, finite and ≥ 0 (t > 1 extrapolates).
+   */
+  quatSlerp(out: Float32Array, a: Float32Array, b: Float32Array, t: Param): void;
+}
+
+/** A helper kernel: the operands are the checked arrays; `t` is the only parameter (slerp). */
+function kernel(wasm: string, js: (a: Float32Array[], t: Param) => void): Kernel {
+  return { wasm, js: (arrays, params) => js(arrays as Float32Array[], params[0]) };
+}
+
+const MUL = kernel('quatMul', ([out, a, b]) => reference.quatMul(out, a, b));
+const INV = kernel('quatInv', ([out, q]) => reference.quatInv(out, q));
+const ABS = kernel('quatAbs', ([out, q]) => reference.quatAbs(out, q));
+const NORMALIZE = kernel('quatNormalize', ([out, q]) => reference.quatNormalize(out, q));
+const ROTATE = kernel('quatRotate', ([out, q, v]) => reference.quatRotate(out, q, v));
+const TO_SCALED = kernel('quatToScaledAngleAxis', ([out, q]) => reference.quatToScaledAngleAxis(out, q));
+const FROM_SCALED = kernel('quatFromScaledAngleAxis', ([out, v]) => reference.quatFromScaledAngleAxis(out, v));
+const SLERP = kernel('quatSlerp', ([out, a, b], t) => reference.quatSlerp(out, a, b, t));
+
+const q4 = (name: string, array: Float32Array) => read(name, array, 4);
+const v3 = (name: string, array: Float32Array) => read(name, array, 3);
+
+export const quatHelperMethods: QuatHelperMethods & ThisType<SolverBase> = {
+  quatMul(out, a, b) {
+    checkAndRun(this, 'quatMul', MUL, [written('out', out, 4), q4('a', a), q4('b', b)], [], 0, []);
+  },
+  quatInv(out, q) {
+    checkAndRun(this, 'quatInv', INV, [written('out', out, 4), q4('q', q)], [], 0, []);
+  },
+  quatAbs(out, q) {
+    checkAndRun(this, 'quatAbs', ABS, [written('out', out, 4), q4('q', q)], [], 0, []);
+  },
+  quatNormalize(out, q) {
+    checkAndRun(this, 'quatNormalize', NORMALIZE, [written('out', out, 4), q4('q', q)], [], 0, []);
+  },
+  quatRotate(out, q, v) {
+    checkAndRun(this, 'quatRotate', ROTATE, [written('out', out, 3), q4('q', q), v3('v', v)], [], 0, []);
+  },
+  quatToScaledAngleAxis(out, q) {
+    checkAndRun(this, 'quatToScaledAngleAxis', TO_SCALED, [written('out', out, 3), q4('q', q)], [], 0, []);
+  },
+  quatFromScaledAngleAxis(out, v) {
+    checkAndRun(this, 'quatFromScaledAngleAxis', FROM_SCALED, [written('out', out, 4), v3('v', v)], [], 0, []);
+  },
+  quatSlerp(out, a, b, t) {
+    checkAndRun(this, 'quatSlerp', SLERP, [written('out', out, 4), q4('a', a), q4('b', b)], [['t', t, 'nonNegative']], 0, []);
+  },
+};

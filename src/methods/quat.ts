@@ -1,0 +1,98 @@
+/**
+ * Quaternion springs and rotation inertialization (Holden, "Spring-It-On" and "Motion-Matching"),
+ * one element per bone. Rotations are packed `[x, y, z, w]` (4 floats a bone, three.js / gl-matrix
+ * order), angular velocities `[x, y, z]` in rad/s (3 floats a bone), in the frame the rotation
+ * maps into (`dq/dt = ½ ω ⊗ q`). The halflife is a number or a Float32Array with one value per bone.
+ * Kernels: assembly/quat.ts; JS backend and oracle: src/reference/quat-spring.ts, whose
+ * corrections to the originals these follow (shortest arc everywhere, atan2 log map accurate
+ * near the identity, exact halflife-0 limit, continuity-preserving transition).
+ */
+import type { Kernel, SolverBase } from '../solver.js';
+import type { Param } from '../types.js';
+import * as reference from '../reference/quat-spring.js';
+import { checkAndRun, read, written } from './call.js';
+
+export interface QuatMethods {
+  /**
+   * Critically damped spring of each rotation `q` (angular velocity `w`) toward `qGoal`, exact for
+   * any dt, on the shortest arc (simple_spring_damper_exact, quaternion version). halflife 0 snaps
+   * to the goal at rest; dt = 0 changes nothing.
+   */
+  quatSimpleSpringDamper(q: Float32Array, w: Float32Array, qGoal: Float32Array, halflife: Param, dt: number): void;
+  /** The same spring toward the identity (decay_spring_damper_exact, with the shortest arc). */
+  quatDecaySpringDamper(q: Float32Array, w: Float32Array, halflife: Param, dt: number): void;
+  /** Exact damper: `q ← slerp(q, qGoal, 1 − exp(−ln2·dt/halflife))` on the shortest arc (damper_exact). */
+  quatDamper(q: Float32Array, qGoal: Float32Array, halflife: Param, dt: number): void;
+  /**
+   * Inertialization transition for rotations (inertialize_pose_transition), at a switch from the
+   * animation (srcQ, srcW) to (dstQ, dstW): `offQ ← abs(offQ ⊗ srcQ ⊗ dstQ⁻¹)`,
+   * `offW ← offW + rotate(offQ, srcW) − rotate(offQ', dstW)`, so that the output of
+   * {@link QuatMethods.quatInertializeUpdate} (rotation and angular velocity) does not jump.
+   * Start offQ at the identity `[0, 0, 0, 1]` and offW at 0.
+   */
+  quatInertializeTransition(
+    offQ: Float32Array, offW: Float32Array, srcQ: Float32Array, srcW: Float32Array, dstQ: Float32Array, dstW: Float32Array,
+  ): void;
+  /**
+   * Inertialization update for rotations (inertialize_pose_update): the offset decays with
+   * quatDecaySpringDamper, then `outQ = offQ ⊗ inQ`, `outW = offW + rotate(offQ, inW)`.
+   * outQ / outW may be the very arrays inQ / inW.
+   */
+  quatInertializeUpdate(
+    outQ: Float32Array, outW: Float32Array, offQ: Float32Array, offW: Float32Array, inQ: Float32Array, inW: Float32Array,
+    halflife: Param, dt: number,
+  ): void;
+}
+
+type Arrays = (Float32Array | null)[];
+
+const SIMPLE: Kernel = {
+  wasm: 'quatSimpleSpringDamper',
+  js: ([q, w, g], [h], [dt]) => reference.quatSimpleSpringDamper(q!, w!, g!, h, dt),
+};
+const DECAY: Kernel = {
+  wasm: 'quatDecaySpringDamper',
+  js: ([q, w], [h], [dt]) => reference.quatDecaySpringDamper(q!, w!, h, dt),
+};
+const DAMPER: Kernel = {
+  wasm: 'quatDamper',
+  js: ([q, g], [h], [dt]) => reference.quatDamper(q!, g!, h, dt),
+};
+const TRANSITION: Kernel = {
+  wasm: 'quatInertializeTransition',
+  js: (a: Arrays) => reference.quatInertializeTransition(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, a[5]!),
+};
+const UPDATE: Kernel = {
+  wasm: 'quatInertializeUpdate',
+  js: (a: Arrays, [h], [dt]) => reference.quatInertializeUpdate(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, a[5]!, h, dt),
+};
+
+const quat = (name: string, array: Float32Array) => written(name, array, 4);
+const vec = (name: string, array: Float32Array) => written(name, array, 3);
+
+export const quatMethods: QuatMethods & ThisType<SolverBase> = {
+  quatSimpleSpringDamper(q, w, qGoal, halflife, dt) {
+    const arrays = [quat('q', q), vec('w', w), read('qGoal', qGoal, 4)];
+    checkAndRun(this, 'quatSimpleSpringDamper', SIMPLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
+  },
+
+  quatDecaySpringDamper(q, w, halflife, dt) {
+    checkAndRun(this, 'quatDecaySpringDamper', DECAY, [quat('q', q), vec('w', w)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
+  },
+
+  quatDamper(q, qGoal, halflife, dt) {
+    checkAndRun(this, 'quatDamper', DAMPER, [quat('q', q), read('qGoal', qGoal, 4)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
+  },
+
+  quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW) {
+    const arrays = [quat('offQ', offQ), vec('offW', offW), read('srcQ', srcQ, 4), read('srcW', srcW, 3), read('dstQ', dstQ, 4), read('dstW', dstW, 3)];
+    checkAndRun(this, 'quatInertializeTransition', TRANSITION, arrays, [], 0, []);
+  },
+
+  quatInertializeUpdate(outQ, outW, offQ, offW, inQ, inW, halflife, dt) {
+    const arrays = [
+      quat('outQ', outQ), vec('outW', outW), quat('offQ', offQ), vec('offW', offW), read('inQ', inQ, 4), read('inW', inW, 3),
+    ];
+    checkAndRun(this, 'quatInertializeUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
+  },
+};

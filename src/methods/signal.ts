@@ -1,0 +1,116 @@
+/**
+ * Following and continuing signals (Holden): extrapolation with a decaying velocity
+ * ("Spring-It-On", extrapolate), dead blending ("Dead Blending") and the exact tracking spring
+ * ("Spring-It-On", tracking_spring_update_exact). Kernels: assembly/signal.ts; float64
+ * reference: src/reference/signal.ts.
+ */
+import type { Kernel, ParamSpec, SolverBase } from '../solver.js';
+import type { Param } from '../types.js';
+import { checkNumber } from '../validate.js';
+import * as reference from '../reference/signal.js';
+import { checkAndRun, read, written } from './call.js';
+
+export interface SignalMethods {
+  /**
+   * Holden's extrapolate: continues (x, v) with a velocity that halves every `halflife` seconds:
+   * y = ln2/halflife, x += v·(1 − e^{−y·dt})/y, v *= e^{−y·dt} (exact for any dt; halflife 0
+   * stops at once: v = 0, x unchanged). x, v are updated in place.
+   */
+  extrapolate(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
+  /**
+   * Holden's dead_blending_transition: at a switch away from the source (srcX, srcV), the
+   * extrapolated state starts from it: extX = srcX, extV = srcV, extT = 0 (s since the switch).
+   */
+  deadBlendingTransition(extX: Float32Array, extV: Float32Array, extT: Float32Array, srcX: Float32Array, srcV: Float32Array): void;
+  /**
+   * Holden's dead_blending_update: while extT < blendTime (s), the source is extrapolated by dt
+   * (x += v·dt, or with `decayHalflife` the decaying extrapolate above), extT += dt, and
+   * outX = lerp(extX, inX, α), α = smoothstep(extT/blendTime), smoothstep(t) = t²(3 − 2t) on
+   * [0, 1]. Once extT ≥ blendTime, outX = inX and extX, extV, extT are left unchanged
+   * (blendTime 0: outX = inX). extX, extV, extT are updated in place, outX written; outX may be
+   * the very array inX.
+   */
+  deadBlendingUpdate(
+    outX: Float32Array, extX: Float32Array, extV: Float32Array, extT: Float32Array, inX: Float32Array,
+    blendTime: Param, dt: number, decayHalflife?: Param,
+  ): void;
+  /**
+   * Holden's exact tracking spring (tracking_spring_update_exact): follows a target signal
+   * (targetX, its velocity targetV and acceleration targetA) as the gains would every `gainDt`
+   * seconds, but exactly for any dt. With t0 = (1 − vGain)(1 − xGain),
+   * t1 = aGain·(1 − vGain)(1 − xGain), t2 = vGain·(1 − xGain)/gainDt, t3 = xGain/gainDt², it is the
+   * spring x'' = s·(targetX − x) + d·(q − v), s = t3, d = (1 − t0)/gainDt,
+   * d·q = t2·targetV + t1·targetA, stepped with the core exact transition (zero gains and zero
+   * stiffness are exact limits; Holden's q = d·q/(d + eps) is never formed). Gains are in [0, 1];
+   * gainDt > 0 (s). x, v are updated in place; `a` is written with the spring's acceleration
+   * after the step, s·(targetX − x) − d·v + t2·targetV + t1·targetA (an output only).
+   */
+  trackingSpringUpdate(
+    x: Float32Array, v: Float32Array, a: Float32Array, targetX: Float32Array, targetV: Float32Array, targetA: Float32Array,
+    xGain: Param, vGain: Param, aGain: Param, dt: number, gainDt: number,
+  ): void;
+}
+
+const EXTRAPOLATE: Kernel = {
+  wasm: 'extrapolate',
+  js: ([x, v], [halflife], [dt]) => reference.extrapolate(x!, v!, halflife, dt),
+};
+
+const DEAD_BLENDING_TRANSITION: Kernel = {
+  wasm: 'deadBlendingTransition',
+  js: ([extX, extV, extT, srcX, srcV]) => reference.deadBlendingTransition(extX!, extV!, extT!, srcX!, srcV!),
+};
+
+const DEAD_BLENDING_UPDATE: Kernel = {
+  wasm: 'deadBlendingUpdate',
+  js: ([outX, extX, extV, extT, inX], [blendTime, decayHalflife], [dt]) =>
+    reference.deadBlendingUpdate(outX!, extX!, extV!, extT!, inX!, blendTime, dt, decayHalflife),
+};
+
+const TRACKING: Kernel = {
+  wasm: 'trackingSpringUpdate',
+  js: ([x, v, a, targetX, targetV, targetA], [xGain, vGain, aGain], [dt, gainDt]) =>
+    reference.trackingSpringUpdate(x!, v!, a!, targetX!, targetV!, targetA!, xGain, vGain, aGain, dt, gainDt),
+};
+
+/** Rejects a gain above 1 (the range check of ≥ 0 and finite is checkCall's). */
+function checkAtMostOne(method: string, name: string, gain: Param): void {
+  if (typeof gain === 'number') {
+    if (gain > 1) throw new RangeError(`${method}: ${name} is ${gain}; it must be in [0, 1]`);
+  } else if (gain instanceof Float32Array) {
+    for (let i = 0; i < gain.length; i++) {
+      if (gain[i] > 1) throw new RangeError(`${method}: ${name}[${i}] is ${gain[i]}; it must be in [0, 1]`);
+    }
+  }
+}
+
+export const signalMethods: SignalMethods & ThisType<SolverBase> = {
+  extrapolate(x, v, halflife, dt) {
+    checkAndRun(this, 'extrapolate', EXTRAPOLATE, [written('x', x), written('v', v)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
+  },
+
+  deadBlendingTransition(extX, extV, extT, srcX, srcV) {
+    const arrays = [written('extX', extX), written('extV', extV), written('extT', extT), read('srcX', srcX), read('srcV', srcV)];
+    checkAndRun(this, 'deadBlendingTransition', DEAD_BLENDING_TRANSITION, arrays, [], 0, []);
+  },
+
+  deadBlendingUpdate(outX, extX, extV, extT, inX, blendTime, dt, decayHalflife) {
+    const arrays = [written('outX', outX), written('extX', extX), written('extV', extV), written('extT', extT), read('inX', inX)];
+    const params: ParamSpec[] = [['blendTime', blendTime, 'nonNegative']];
+    if (decayHalflife !== undefined) params.push(['decayHalflife', decayHalflife, 'nonNegative']);
+    // Without a decay halflife the velocity never decays: halflife ∞ gives exactly x += v·dt.
+    checkAndRun(this, 'deadBlendingUpdate', DEAD_BLENDING_UPDATE, arrays, params, dt, [dt], decayHalflife === undefined ? [Infinity] : []);
+  },
+
+  trackingSpringUpdate(x, v, a, targetX, targetV, targetA, xGain, vGain, aGain, dt, gainDt) {
+    const method = 'trackingSpringUpdate';
+    this.checkLive(method);
+    checkNumber(method, 'gainDt', gainDt, 'positive');
+    const gains: ParamSpec[] = [['xGain', xGain, 'nonNegative'], ['vGain', vGain, 'nonNegative'], ['aGain', aGain, 'nonNegative']];
+    for (const [name, gain] of gains) checkAtMostOne(method, name, gain);
+    const arrays = [
+      written('x', x), written('v', v), written('a', a), read('targetX', targetX), read('targetV', targetV), read('targetA', targetA),
+    ];
+    checkAndRun(this, method, TRACKING, arrays, gains, dt, [dt, gainDt]);
+  },
+};

@@ -1,0 +1,216 @@
+/**
+ * t3ssel8r's second-order dynamics ("Giving Personality to Procedural Animations using Math") for
+ * n channels, with the state in a solver's memory:
+ *     y + k1·y' + k2·y'' = x + k3·x',  k1 = ζ/(πf),  k2 = 1/(2πf)²,  k3 = r·ζ/(2πf).
+ * Kernels: assembly/second-order.ts; JS backend and oracle: SecondOrderDynamicsReference
+ * (src/reference/second-order.ts), which documents each method and its stability.
+ */
+import { SolverBase, input, out, type Kernel, type Solver } from './solver.js';
+import type { Param } from './types.js';
+import { SecondOrderDynamicsReference, type SecondOrderMethod } from './reference/second-order.js';
+import { checkNumber, checkOverlap, describe } from './validate.js';
+
+export type { SecondOrderMethod } from './reference/second-order.js';
+
+export interface SecondOrderDynamicsOptions {
+  /** The integration method; default 'pole-zero'. */
+  method?: SecondOrderMethod;
+}
+
+/** Coefficients per channel of the widest method ('exact': k1, k3, m00, m01, m10, m11). */
+const COEFFICIENT_PLANES = 6;
+
+const WASM_KERNELS: Record<SecondOrderMethod, string> = {
+  'euler-substep': 'secondOrderEulerSubstep',
+  clamped: 'secondOrderClamped',
+  'pole-zero': 'secondOrderPoleZero',
+  exact: 'secondOrderExact',
+};
+
+/**
+ * A batch of n independent second-order systems (n = x0.length), following input x with output y.
+ *
+ * Methods (t3ssel8r's, see the reference for details): 'euler-substep' (semi-implicit Euler in
+ * ceil(dt/Tcrit) equal substeps), 'clamped' (one step with k2 clamped for stability), 'pole-zero'
+ * (one step with k1, k2 chosen so the discrete poles match the continuous ones; the default) and
+ * 'exact' (the closed-form response to the input linearly interpolated over the step).
+ */
+export class SecondOrderDynamics {
+  readonly n: number;
+  /**
+   * The state, in the solver's memory: the last input, the output and its velocity. Initially
+   * xPrev = y = x0, yd = 0. They may be written between updates (to reset a channel).
+   */
+  readonly xPrev: Float32Array;
+  readonly y: Float32Array;
+  readonly yd: Float32Array;
+  private readonly solver: SolverBase;
+  /** Uniform numbers rounded to float32, or per-element copies in solver memory. */
+  private readonly params: [f: Param, zeta: Param, r: Param];
+  private readonly kernels: Record<SecondOrderMethod, Kernel>;
+  /**
+   * Per-element parameters on a wasm backend: the float32 coefficient planes of the last method
+   * and dt (see assembly/second-order.ts), recomputed only when one of them changes.
+   */
+  private readonly planes: Float32Array[] | null;
+  private prepared: { dt: number; method: SecondOrderMethod } | null = null;
+  private readonly owned: Float32Array[] = [];
+  private currentMethod: SecondOrderMethod;
+  /** The JS backend's float64 stepper, created on its first update. */
+  private reference: SecondOrderDynamicsReference | null = null;
+  private disposed = false;
+
+  /**
+   * @param solver the solver whose memory holds the state and which runs the kernels
+   * @param f      natural frequency in Hz (finite, > 0; f = 0 would make k2 infinite), per channel or uniform
+   * @param zeta   damping ratio ζ (finite, ≥ 0)
+   * @param r      initial response (finite; r > 1 overshoots, r < 0 anticipates)
+   * @param x0     initial input and output per channel (its length is n)
+   */
+  constructor(solver: Solver, f: Param, zeta: Param, r: Param, x0: Float32Array, options: SecondOrderDynamicsOptions = {}) {
+    const method = 'SecondOrderDynamics';
+    if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver, got ${describe(solver)}`);
+    solver.checkLive(method);
+    if (!(x0 instanceof Float32Array)) throw new TypeError(`${method}: x0 must be a Float32Array, got ${describe(x0)}`);
+    const n = x0.length;
+    checkFloat32Param(method, 'f', f, n, 'positive');
+    checkFloat32Param(method, 'zeta', zeta, n, 'nonNegative');
+    checkFloat32Param(method, 'r', r, n, 'finite');
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    }
+    this.currentMethod = checkMethod(method, 'options.method', options.method ?? 'pole-zero');
+    this.solver = solver;
+    this.n = n;
+    const alloc = () => {
+      const array = solver.alloc(n);
+      this.owned.push(array);
+      return array;
+    };
+    try {
+      this.xPrev = alloc();
+      this.y = alloc();
+      this.yd = alloc();
+      const copy = (p: Param): Param => {
+        if (typeof p === 'number') return Math.fround(p);
+        const array = alloc();
+        array.set(p);
+        return array;
+      };
+      this.params = [copy(f), copy(zeta), copy(r)];
+      const perElement = this.params.some((p) => typeof p !== 'number');
+      this.planes = perElement && solver.backend !== 'js' ? Array.from({ length: COEFFICIENT_PLANES }, alloc) : null;
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    this.xPrev.set(x0);
+    this.y.set(x0);
+    const kernel = (name: SecondOrderMethod): Kernel => ({
+      wasm: WASM_KERNELS[name],
+      js: (arrays, _params, [dt], count) => this.referenceStep(arrays, count, dt),
+    });
+    this.kernels = { 'euler-substep': kernel('euler-substep'), clamped: kernel('clamped'), 'pole-zero': kernel('pole-zero'), exact: kernel('exact') };
+  }
+
+  /** The method used by `update`; may be changed between updates (the state carries over). */
+  get method(): SecondOrderMethod {
+    return this.currentMethod;
+  }
+
+  set method(value: SecondOrderMethod) {
+    this.currentMethod = checkMethod('SecondOrderDynamics', 'method', value);
+  }
+
+  /**
+   * Advances every channel by dt (s, finite, ≥ 0) with input x and, optionally, its velocity xd
+   * (otherwise xd = (x − xPrev)/dt, t3ssel8r); then xPrev = x. dt = 0 changes nothing.
+   * @returns `y`, the output: the same Float32Array (in solver memory) at every call, overwritten
+   *          by the next update; copy it to keep it.
+   */
+  update(dt: number, x: Float32Array, xd?: Float32Array): Float32Array {
+    const method = 'SecondOrderDynamics.update';
+    if (this.disposed) throw new TypeError(`${method}: this object has been disposed`);
+    this.solver.checkLive(method);
+    checkNumber(method, 'dt', dt, 'nonNegative');
+    this.checkInput(method, 'x', x);
+    if (xd !== undefined) this.checkInput(method, 'xd', xd);
+    checkOverlap(method, [
+      { name: 'x', array: x },
+      ...(xd === undefined ? [] : [{ name: 'xd', array: xd }]),
+      { name: 'xPrev', array: this.xPrev, output: true },
+      { name: 'y', array: this.y, output: true },
+      { name: 'yd', array: this.yd, output: true },
+    ]);
+    if (dt === 0) return this.y;
+    const operands = [input(x), input(xd ?? null), out(this.xPrev), out(this.y), out(this.yd)];
+    const planes = this.planes ?? Array<null>(COEFFICIENT_PLANES).fill(null);
+    for (const plane of planes) operands.push(plane ? out(plane) : input(null));
+    const current = this.currentMethod;
+    const prepare = this.prepared?.dt !== dt || this.prepared.method !== current;
+    this.prepared = null; // until the kernel has run
+    this.solver.runKernel(this.kernels[current], this.n, operands, this.params, [dt, prepare ? 1 : 0]);
+    this.prepared = { dt, method: current };
+    return this.y;
+  }
+
+  /** Returns the state to the solver; the arrays must not be used afterwards. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.release();
+  }
+
+  private release(): void {
+    if (this.solver.isDisposed()) return; // its memory is gone already
+    for (const array of this.owned) this.solver.free(array);
+    this.owned.length = 0;
+  }
+
+  private checkInput(method: string, name: string, array: unknown): void {
+    if (!(array instanceof Float32Array)) throw new TypeError(`${method}: ${name} must be a Float32Array, got ${describe(array)}`);
+    if (array.length !== this.n) throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${this.n} (one value per channel)`);
+  }
+
+  /** The JS backend: one float64 reference update on the float32 state. */
+  private referenceStep(arrays: (Float32Array | null)[], n: number, dt: number): void {
+    const [x, xd, xPrev, y, yd] = arrays as [Float32Array, Float32Array | null, Float32Array, Float32Array, Float32Array];
+    const [f, zeta, r] = this.params;
+    const reference = (this.reference ??= new SecondOrderDynamicsReference(n, f, zeta, r, xPrev));
+    reference.xPrev.set(xPrev);
+    reference.y.set(y);
+    reference.yd.set(yd);
+    reference.update(dt, x, xd ?? undefined, this.currentMethod);
+    xPrev.set(reference.xPrev);
+    y.set(reference.y);
+    yd.set(reference.yd);
+  }
+}
+
+function checkMethod(method: string, name: string, value: unknown): SecondOrderMethod {
+  if (typeof value !== 'string') throw new TypeError(`${method}: ${name} must be a string, got ${describe(value)}`);
+  if (!Object.hasOwn(WASM_KERNELS, value)) {
+    throw new RangeError(`${method}: ${name} is '${value}'; it must be one of ${Object.keys(WASM_KERNELS).join(', ')}`);
+  }
+  return value as SecondOrderMethod;
+}
+
+/**
+ * A number, or a Float32Array with one value per channel, that is finite and > 0, ≥ 0 or of any
+ * sign. A number must keep its rule once rounded to float32 (the kernels read float32), so e.g.
+ * f = 1e-50 (0 in float32) is rejected.
+ */
+function checkFloat32Param(method: string, name: string, value: unknown, n: number, rule: 'positive' | 'nonNegative' | 'finite'): void {
+  const text = rule === 'finite' ? 'finite' : rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0';
+  const ok = (v: number) => Number.isFinite(v) && (rule === 'finite' || (rule === 'positive' ? v > 0 : v >= 0));
+  if (typeof value === 'number') {
+    if (!ok(value)) throw new RangeError(`${method}: ${name} is ${value}; it must be ${text}`);
+    const rounded = Math.fround(value);
+    if (!ok(rounded)) throw new RangeError(`${method}: ${name} is ${value}, ${rounded} in float32; it must be ${text}`);
+    return;
+  }
+  if (!(value instanceof Float32Array)) throw new TypeError(`${method}: ${name} must be a number or a Float32Array, got ${describe(value)}`);
+  if (value.length !== n) throw new RangeError(`${method}: ${name} has length ${value.length}, expected ${n} (one value per channel)`);
+  const bad = value.findIndex((v) => !ok(v));
+  if (bad >= 0) throw new RangeError(`${method}: ${name}[${bad}] is ${value[bad]}; it must be ${text}`);
+}

@@ -1,0 +1,50 @@
+/**
+ * Substepping as a Solver method: `solver.substep(dt, { maxDt, mode }, (h) => solver.pdSpring(…, h))`
+ * runs any step function over dt in steps no longer than maxDt. The schedule is the reference's
+ * (src/reference/substep.ts): it is pure bookkeeping over the caller's step, with no arithmetic
+ * on the state, so the solver uses it as it is, after its own argument checks.
+ */
+import type { SolverBase } from './solver.js';
+import { substepMaxDt, substepUniform } from './reference/substep.js';
+import { checkNumber, describe } from './validate.js';
+
+/**
+ * 'max-dt': floor(dt/maxDt) steps of exactly maxDt, then the remainder as one shorter step.
+ * 'uniform': n = ceil(dt/maxDt) equal steps of dt/n.
+ * A quotient dt/maxDt within 1e-9 (relative) of a whole number counts as that number.
+ */
+export type SubstepMode = 'max-dt' | 'uniform';
+
+export interface SubstepOptions {
+  /** The longest step, in seconds (finite, > 0). */
+  maxDt: number;
+  /** Default 'uniform'. */
+  mode?: SubstepMode;
+}
+
+export interface SubstepMethods {
+  /**
+   * Advances by dt (s, ≥ 0) by calling `step(h)` with substeps h ≤ maxDt (up to 1e-9·maxDt)
+   * that add up to dt; dt = 0 calls nothing. Returns the number of calls.
+   */
+  substep(dt: number, options: SubstepOptions, step: (h: number) => void): number;
+}
+
+const MODES: readonly SubstepMode[] = ['max-dt', 'uniform'];
+
+export const substepMethods: SubstepMethods & ThisType<SolverBase> = {
+  substep(dt, options, step) {
+    this.checkLive('substep');
+    checkNumber('substep', 'dt', dt, 'nonNegative');
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`substep: options must be an object with maxDt, got ${describe(options)}`);
+    }
+    checkNumber('substep', 'options.maxDt', options.maxDt, 'positive');
+    const mode = options.mode ?? 'uniform';
+    if (!MODES.includes(mode)) {
+      throw new RangeError(`substep: options.mode is ${JSON.stringify(mode)}; it must be one of ${MODES.join(', ')}`);
+    }
+    if (typeof step !== 'function') throw new TypeError(`substep: step must be a function, got ${describe(step)}`);
+    return mode === 'uniform' ? substepUniform(dt, options.maxDt, step) : substepMaxDt(dt, options.maxDt, step);
+  },
+};
