@@ -37,8 +37,8 @@ export function doubleSpringDamper(
 // is a simple spring toward x_goal_future, where xi will be t_goal_future = dt +
 // apprehension·halflife ahead. They differ in how xi moves (goal*X4 / goal*Scalar below, which
 // return xi's next value and leave x_goal_future in goalX4 / goalOut).
-const TIMED = 0;
-const VELOCITY = 1;
+const TIMED: i32 = 0;
+const VELOCITY: i32 = 1;
 
 // @ts-ignore: decorator
 @lazy let goalX4: v128 = f32x4.splat(0);
@@ -84,11 +84,14 @@ let goalOut: f64 = 0;
   return distance > dt * speed ? xi + xDiff * dt : g;
 }
 
-/** The shared loop; `p` is tGoal (TIMED) or speed (VELOCITY). */
-// @ts-ignore: decorator
-@inline function leadingSpring(
-  kind: i32, x: usize, v: usize, xi: usize, g: usize, n: i32,
+/**
+ * timedSpringDamper (kind TIMED, p = tGoal) and velocitySpringDamper (kind VELOCITY, p = speed):
+ * one export for both, the kind passed last.
+ */
+export function leadingSpring(
+  x: usize, v: usize, xi: usize, g: usize, n: i32,
   p: usize, pStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32, dt: f64,
+  kind: i32,
 ): void {
   if (dt == 0) return;
   const uniform = halflifeStride == 0;
@@ -122,22 +125,4 @@ let goalOut: f64 = 0;
     simpleStep(x, v, off, goalOut);
     store<f32>(xi + off, <f32>xiNext);
   }
-}
-
-/** timed_spring_damper (see goalTimedX4). */
-export function timedSpringDamper(
-  x: usize, v: usize, xi: usize, g: usize, n: i32,
-  tGoal: usize, tGoalStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32,
-  dt: f64,
-): void {
-  leadingSpring(TIMED, x, v, xi, g, n, tGoal, tGoalStride, halflife, halflifeStride, apprehension, apprehensionStride, dt);
-}
-
-/** velocity_spring_damper (see goalVelocityX4). */
-export function velocitySpringDamper(
-  x: usize, v: usize, xi: usize, g: usize, n: i32,
-  speed: usize, speedStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32,
-  dt: f64,
-): void {
-  leadingSpring(VELOCITY, x, v, xi, g, n, speed, speedStride, halflife, halflifeStride, apprehension, apprehensionStride, dt);
 }

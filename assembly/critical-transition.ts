@@ -29,10 +29,10 @@ import { lowX2, highX2, joinX4 } from './lanes';
  */
 export function criticalTransitionX4(halflife: v128, scale: f64, dt: f64): void {
   const hLo = f64x2.mul(lowX2(halflife), f64x2.splat(scale));
-  springTransitionX2(stiffnessOfX2(MODE_CRITICAL, hLo, hLo), dampingOfX2(MODE_CRITICAL, hLo, hLo), dt);
+  springTransitionX2(stiffnessOfX2(MODE_CRITICAL, hLo, hLo), dampingOfX2(MODE_CRITICAL, hLo, hLo), dt, false);
   const xxLo = xxX2, xvLo = xvX2, vxLo = vxX2, vvLo = vvX2;
   const hHi = f64x2.mul(highX2(halflife), f64x2.splat(scale));
-  springTransitionX2(stiffnessOfX2(MODE_CRITICAL, hHi, hHi), dampingOfX2(MODE_CRITICAL, hHi, hHi), dt);
+  springTransitionX2(stiffnessOfX2(MODE_CRITICAL, hHi, hHi), dampingOfX2(MODE_CRITICAL, hHi, hHi), dt, false);
   xxX4 = joinX4(xxLo, xxX2);
   xvX4 = joinX4(xvLo, xvX2);
   vxX4 = joinX4(vxLo, vxX2);

@@ -7,7 +7,7 @@ export { springUniform, springVarying } from './spring';
 export { firstInvalid } from './validate';
 export { dataMovementFloor } from './floor';
 export { probeExp, probeSinCos } from './math-probe';
-export { doubleSpringDamper, timedSpringDamper, velocitySpringDamper } from './composite';
+export { doubleSpringDamper, leadingSpring } from './composite';
 export { characterUpdate, characterPredict } from './character';
 export { inertializeTransition, inertializeUpdate } from './inertialize';
 export { extrapolate, deadBlendingTransition, deadBlendingUpdate, trackingSpringUpdate } from './signal';

@@ -5,9 +5,9 @@
 // map, exact limits at halflife 0, continuity-preserving transition.
 // Rotations q are x, y, z, w (16 bytes a bone), angular velocities w are x, y, z in rad/s
 // (12 bytes a bone); the halflife is a parameter (pointer, stride 0 broadcast or 1 per bone).
-// SIMD: four bones per step in f32x4 lanes, with the spring's scalar algebra (j1, the angle and the
-// new angular velocity) in float64 pairs, since |w|·dt can reach thousands of radians. Tails and the
-// scalar build: one bone in float64.
+// SIMD: four bones per step in f32x4 lanes, the spring step of quat-spring-step.ts (its scalar
+// algebra in float64 pairs) and the update's output of quat-compose.ts. Tails and the scalar
+// build: one bone in float64.
 import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
 import { mulX4, rotateX4, logX4, expX4, qx, qy, qz, qw, vx, vy, vz } from './quat-algebra';
 import { mulScalar, rotateScalar, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';

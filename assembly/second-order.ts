@@ -230,7 +230,7 @@ function coefficientsX2(method: i32, f: v128, zeta: v128, r: v128, dt: f64): voi
   }
   const k3 = f64x2.mul(f64x2.mul(f64x2.splat(0.5), r), k1); // k3 = rζ/ω = r·k1/2
   if (method == EXACT) {
-    springTransitionX2(f64x2.mul(w, w), f64x2.mul(f64x2.add(zeta, zeta), w), dt);
+    springTransitionX2(f64x2.mul(w, w), f64x2.mul(f64x2.add(zeta, zeta), w), dt, false);
     g0X2 = k1; g1X2 = k3; g2X2 = xxX2; g3X2 = xvX2; g4X2 = vxX2; g5X2 = vvX2;
     return;
   }

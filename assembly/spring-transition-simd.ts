@@ -21,7 +21,8 @@ const SIMD_PHASE_LIMIT_Z: f64 = 1e12;
 // @ts-ignore: decorator
 @lazy export let vqX2: v128 = f64x2.splat(0);
 
-export function springTransitionX2(s: v128, d: v128, t: f64): void {
+/** `withXq` false skips P = ∫ xv (xqX2 is then 0): for springs whose goal velocity is 0. */
+export function springTransitionX2(s: v128, d: v128, t: f64, withXq: bool = true): void {
   const zero = f64x2.splat(0);
   const one = f64x2.splat(1);
   const tt = f64x2.splat(t);
@@ -48,7 +49,7 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
     m00 = v128.bitselect(u00, m00, under);
     m01 = v128.bitselect(f64x2.mul(e, sn), m01, under);
     m11 = v128.bitselect(f64x2.mul(e, f64x2.sub(c, f64x2.mul(a, sn))), m11, under);
-    P = v128.bitselect(f64x2.div(f64x2.sub(one, u00), s), P, under);
+    if (withXq) P = v128.bitselect(f64x2.div(f64x2.sub(one, u00), s), P, under);
   }
   if (v128.any_true(over)) {
     // Over-damped: l1 = −s/(a + b), l2 = −(a + b)
@@ -64,8 +65,10 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
     m00 = v128.bitselect(f64x2.mul(f64x2.add(f64x2.mul(apb, e1), f64x2.mul(l1, e2)), inv2b), m00, over);
     m01 = v128.bitselect(f64x2.mul(f64x2.sub(e1, e2), inv2b), m01, over);
     m11 = v128.bitselect(f64x2.mul(f64x2.add(f64x2.mul(l1, e1), f64x2.mul(apb, e2)), inv2b), m11, over);
-    const phiDiff = f64x2.sub(expm1OverXX2(l1t, e1), expm1OverXX2(l2t, e2));
-    P = v128.bitselect(f64x2.mul(f64x2.mul(tt, phiDiff), inv2b), P, over);
+    if (withXq) {
+      const phiDiff = f64x2.sub(expm1OverXX2(l1t, e1), expm1OverXX2(l2t, e2));
+      P = v128.bitselect(f64x2.mul(f64x2.mul(tt, phiDiff), inv2b), P, over);
+    }
   }
   if (v128.any_true(near)) {
     // Near critical: series in z for cos √z and sin √z / √z
@@ -76,10 +79,12 @@ export function springTransitionX2(s: v128, d: v128, t: f64): void {
     m00 = v128.bitselect(n00, m00, near);
     m01 = v128.bitselect(f64x2.mul(e, sn), m01, near);
     m11 = v128.bitselect(f64x2.mul(e, f64x2.sub(c, f64x2.mul(a, sn))), m11, near);
-    const stiff = f64x2.ge(f64x2.mul(s, f64x2.splat(t * t)), f64x2.splat(SMALL_STIFFNESS_ST2));
-    let nearP = f64x2.div(f64x2.sub(one, n00), s);
-    if (v128.any_true(v128.andnot(near, stiff))) nearP = v128.bitselect(nearP, integralOfXvSeriesX2(s, d, t), stiff);
-    P = v128.bitselect(nearP, P, near);
+    if (withXq) {
+      const stiff = f64x2.ge(f64x2.mul(s, f64x2.splat(t * t)), f64x2.splat(SMALL_STIFFNESS_ST2));
+      let nearP = f64x2.div(f64x2.sub(one, n00), s);
+      if (v128.any_true(v128.andnot(near, stiff))) nearP = v128.bitselect(nearP, integralOfXvSeriesX2(s, d, t), stiff);
+      P = v128.bitselect(nearP, P, near);
+    }
   }
 
   xxX2 = m00;

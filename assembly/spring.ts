@@ -43,10 +43,10 @@ export function springVarying(
       const a = paramX4(p0, p0Stride, i);
       const b = paramX4(p1, p1Stride, i);
       const aLo = lowX2(a), bLo = lowX2(b);
-      springTransitionX2(stiffnessOfX2(mode, aLo, bLo), dampingOfX2(mode, aLo, bLo), dt);
+      springTransitionX2(stiffnessOfX2(mode, aLo, bLo), dampingOfX2(mode, aLo, bLo), dt, q != 0);
       const xxLo = xxX2, xvLo = xvX2, xqLo = xqX2, vxLo = vxX2, vvLo = vvX2, vqLo = vqX2;
       const aHi = highX2(a), bHi = highX2(b);
-      springTransitionX2(stiffnessOfX2(mode, aHi, bHi), dampingOfX2(mode, aHi, bHi), dt);
+      springTransitionX2(stiffnessOfX2(mode, aHi, bHi), dampingOfX2(mode, aHi, bHi), dt, q != 0);
       applyX4(x, v, g, q, i,
         joinX4(xxLo, xxX2), joinX4(xvLo, xvX2), joinX4(xqLo, xqX2),
         joinX4(vxLo, vxX2), joinX4(vvLo, vvX2), joinX4(vqLo, vqX2), g != 0, q != 0);

@@ -105,6 +105,7 @@ function writeAll(pose, frames, characters) {
 // ---------------------------------------------------------------------------------------------
 // Measures
 
+const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
 const norm3 = (a, i) => Math.hypot(a[3 * i], a[3 * i + 1], a[3 * i + 2]);
 /** Rotation angle of quaternion i (shortest arc). */
 const angle4 = (q, i) => 2 * Math.atan2(Math.hypot(q[4 * i], q[4 * i + 1], q[4 * i + 2]), Math.abs(q[4 * i + 3]));
@@ -144,9 +145,10 @@ function largestJump(a, b) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// One backend
+// One backend's crowd, advanced a frame at a time (the three backends are stepped in turn, frame
+// by frame, so that whatever else runs on the machine slows them alike)
 
-async function run(backend) {
+async function crowd(backend) {
   const solver = await createSolver({ backend });
   const rng = random(SEED);
   const characters = Array.from({ length: COUNT }, () => ({ radius: 150 + 250 * rng(), speed: 60 + 90 * rng() }));
@@ -156,24 +158,24 @@ async function run(backend) {
   const src = makePose(solver);
   const output = makePose(solver);
   const probe = makePose(solver);
-  let updateMs = 0;
-  let transitionMs = 0;
-  let transitions = 0;
-  let sampleMs = 0;
-  let worstJump = { position: 0, rotation: 0 };
-  let peakAfterLastJump = { position: 0, rotation: 0 }; // the largest offsets from the last transition on
+  const updateTimes = [];
+  const transitionTimes = [];
+  const r = {
+    backend, transitions: 0, sampleMs: 0,
+    worstJump: { position: 0, rotation: 0 },
+    peakAfterLastJump: { position: 0, rotation: 0 }, // the largest offsets from the last transition on
+    left: { position: 0, rotation: 0 }, // 1 s after the last transition
+  };
 
-  const total = WARMUP_FRAMES + SECONDS / DT;
-  for (let frame = 1; frame <= total; frame++) {
+  function step(frame) {
     const timed = frame > WARMUP_FRAMES;
     const t = frame - WARMUP_FRAMES; // frames into the timed run
     for (let c = 0; c < COUNT; c++) frames[c] += STEP_FRAMES;
     const t0 = performance.now();
     writeAll(input, frames, characters);
     const t1 = performance.now();
-    const jump = frame % JUMP_EVERY === 0 && (!timed || t <= LAST_JUMP);
     let t2 = t1;
-    if (jump) {
+    if (frame % JUMP_EVERY === 0 && (!timed || t <= LAST_JUMP)) {
       src.positions.set(input.positions); // where each character would have gone on
       src.rotations.set(input.rotations);
       src.velocities.set(input.velocities);
@@ -181,45 +183,44 @@ async function run(backend) {
       for (let c = 0; c < COUNT; c++) frames[c] = Math.floor(rng() * JUMP_RANGE);
       writeAll(input, frames, characters);
       inertializer.update(src, undefined, 0, probe); // untimed: the output just before (dt = 0 only composes)
-      t2 = performance.now();
-      inertializer.transition(src, input);
       const t3 = performance.now();
+      inertializer.transition(src, input);
+      const t4 = performance.now();
       if (timed) {
-        transitionMs += t3 - t2;
-        transitions++;
+        transitionTimes.push(t4 - t3);
+        r.transitions++;
       }
       inertializer.update(input, undefined, 0, output); // untimed: the output just after
-      const jumpNow = largestJump(probe, output);
-      worstJump = { position: Math.max(worstJump.position, jumpNow.position), rotation: Math.max(worstJump.rotation, jumpNow.rotation) };
+      const jump = largestJump(probe, output);
+      r.worstJump = { position: Math.max(r.worstJump.position, jump.position), rotation: Math.max(r.worstJump.rotation, jump.rotation) };
       t2 = performance.now();
     }
     inertializer.update(input, undefined, DT, output);
-    const t4 = performance.now();
-    if (timed && t >= LAST_JUMP) {
-      // untimed: position offsets of a root grow from 0 after a transition (its velocity differs), then decay
-      const now = largestOffsets(inertializer);
-      peakAfterLastJump = { position: Math.max(peakAfterLastJump.position, now.position), rotation: Math.max(peakAfterLastJump.rotation, now.rotation) };
-    }
-    if (timed) {
-      sampleMs += t1 - t0;
-      updateMs += t4 - t2;
+    const t5 = performance.now();
+    if (!timed) return;
+    r.sampleMs += t1 - t0;
+    updateTimes.push(t5 - t2);
+    if (t >= LAST_JUMP) {
+      // untimed: a root's position offset grows from 0 after a transition (its velocity differs), then decays
+      r.left = largestOffsets(inertializer);
+      r.peakAfterLastJump = {
+        position: Math.max(r.peakAfterLastJump.position, r.left.position),
+        rotation: Math.max(r.peakAfterLastJump.rotation, r.left.rotation),
+      };
     }
   }
-  const left = largestOffsets(inertializer); // 1 s after the last transition
-  inertializer.dispose();
-  solver.dispose();
-  const frames60 = SECONDS / DT;
-  return {
-    backend,
-    updateMs: updateMs / frames60,
-    transitionMs: transitionMs / transitions,
-    frameMs: (updateMs + transitionMs) / frames60,
-    sampleMs: sampleMs / frames60,
-    transitions,
-    worstJump,
-    peakAfterLastJump,
-    left,
-  };
+
+  /** Medians, not means: a frame preempted by another process on the machine does not count. */
+  function finish() {
+    inertializer.dispose();
+    solver.dispose();
+    const frames60 = SECONDS / DT;
+    const updateMs = median(updateTimes);
+    const transitionMs = median(transitionTimes);
+    return { ...r, updateMs, transitionMs, frameMs: updateMs + (transitionMs * r.transitions) / frames60, sampleMs: r.sampleMs / frames60 };
+  }
+
+  return { step, finish };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,14 +231,16 @@ console.log(
     `${SECONDS} s at ${1 / DT} Hz, every character jumps to a random frame every ${JUMP_EVERY * DT} s (inertialized, halflife ` +
     `${HALFLIFE[0].toFixed(2)} s root / ${HALFLIFE[1].toFixed(2)} s spine / ${HALFLIFE[BONES - 1].toFixed(2)} s limbs).`,
 );
-const results = [];
-for (const backend of ['simd', 'wasm', 'js']) results.push(await run(backend));
+const crowds = [];
+for (const backend of ['simd', 'wasm', 'js']) crowds.push(await crowd(backend));
+for (let frame = 1; frame <= WARMUP_FRAMES + SECONDS / DT; frame++) for (const c of crowds) c.step(frame);
+const results = crowds.map((c) => c.finish());
 const js = results.find((r) => r.backend === 'js');
 const fmt = (x, digits = 3) => x.toFixed(digits).padStart(7);
-console.log('\nbackend   update ms/frame   transition ms   inertialization ms/frame   speedup vs js   (pose sampling in JS ms/frame)');
+console.log('\nmedians    update ms/frame   transition ms   inertialization ms/frame   speedup vs js   (pose sampling in JS ms/frame, mean)');
 for (const r of results) {
   console.log(
-    `${r.backend.padEnd(8)}  ${fmt(r.updateMs)}           ${fmt(r.transitionMs)}         ${fmt(r.frameMs)}                  ` +
+    `${r.backend.padEnd(9)}  ${fmt(r.updateMs)}           ${fmt(r.transitionMs)}         ${fmt(r.frameMs)}                  ` +
       `${(js.frameMs / r.frameMs).toFixed(1).padStart(5)}×          (${r.sampleMs.toFixed(3)})`,
   );
 }

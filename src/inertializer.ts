@@ -1,15 +1,19 @@
 /**
  * Inertialization of whole skeletons (Holden, "Motion-Matching": inertialize_pose_transition /
  * inertialize_pose_update) for `count` characters of `bones` bones, with the offsets in a solver's
- * memory. Positions use the vector inertialization (Solver.inertializeTransition/Update, one
- * element per float), rotations the quaternion one (Solver.quatInertializeTransition/Update):
- * each update is two kernel calls over all count·bones bones, plus one over the roots when a root
- * bone is given (re-anchored as Motion-Matching does; see {@link InertializerOptions.rootBone}).
+ * memory. Positions use the vector inertialization, rotations the quaternion one. A transition is
+ * Solver.inertializeTransition (positions, one element per float) and
+ * Solver.quatInertializeTransition (rotations); an update is one kernel over all count·bones bones
+ * (assembly/pose-inertialize.ts, both decays sharing each bone's exp; its float64 oracle is the
+ * vector and quaternion inertializeUpdate of src/reference), plus one kernel over the roots when a
+ * root bone is given (re-anchored as Motion-Matching does; see {@link InertializerOptions.rootBone}).
  */
 import { SolverBase, input as read, out as written, type Kernel, type Solver } from './solver.js';
 import type { Param } from './types.js';
 import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from './validate.js';
 import { rootAnchorApply, rootAnchorTransition } from './reference/root-anchor.js';
+import { inertializeUpdate } from './reference/inertialize.js';
+import { quatInertializeUpdate } from './reference/quat-spring.js';
 
 /**
  * A pose of every bone of every character, character-major (bone b of character c is element
@@ -51,11 +55,13 @@ interface NamedArray {
   output: boolean;
 }
 
-/** A halflife for the position kernel (per float) and the rotation kernel (per bone). */
-interface HalflifeParams {
-  vec: Param;
-  quat: Param;
-}
+const POSE_UPDATE: Kernel = {
+  wasm: 'poseInertializeUpdate',
+  js: (a, [h], [dt]) => {
+    inertializeUpdate(a[0]!, a[1]!, a[4]!, a[5]!, a[8]!, a[9]!, h, dt); // positions: inertialize_update
+    quatInertializeUpdate(a[2]!, a[3]!, a[6]!, a[7]!, a[10]!, a[11]!, h, dt); // rotations: the quaternion version
+  },
+};
 
 const ROOT_APPLY: Kernel = {
   wasm: 'rootAnchorApply',
@@ -85,10 +91,10 @@ export class Inertializer {
   /** Per character: the root's anchor rotation (about +Y) and translation (y = 0). */
   private readonly anchorQ: Float32Array | null = null;
   private readonly anchorX: Float32Array | null = null;
-  /** The construction halflife as the kernels take it (see halflifeParams). */
-  private readonly halflife: HalflifeParams;
+  /** The construction halflife as the kernel takes it (see halflifeParam). */
+  private readonly halflife: Param;
   /** Where an update's own per-bone halflife is tiled (allocated on first use). */
-  private overrideTiles: HalflifeParams | null = null;
+  private overrideTiles: Float32Array | null = null;
   private disposed = false;
 
   constructor(solver: Solver, options: InertializerOptions) {
@@ -121,7 +127,7 @@ export class Inertializer {
         this.anchorQ = this.alloc(4 * count);
         this.anchorX = this.alloc(3 * count);
       }
-      this.halflife = this.halflifeParams(halflife, null);
+      this.halflife = this.halflifeParam(halflife, null);
     } catch (error) {
       this.release();
       throw error;
@@ -191,14 +197,16 @@ export class Inertializer {
     checkOverlap(method, [...arrays, ...this.stateArrays()]);
     let h = this.halflife;
     if (halflife !== undefined) {
-      h = this.halflifeParams(halflife, this.overrideTiles);
-      if (typeof h.quat !== 'number') this.overrideTiles = h;
+      h = this.halflifeParam(halflife, this.overrideTiles);
+      if (typeof h !== 'number') this.overrideTiles = h;
     }
     const s = this.solver;
-    s.inertializeUpdate(output.positions, output.velocities, this.offX, this.offV, input.positions, input.velocities, h.vec, dt);
-    s.quatInertializeUpdate(
-      output.rotations, output.angularVelocities, this.offQ, this.offW, input.rotations, input.angularVelocities, h.quat, dt,
-    );
+    const operands = [
+      written(output.positions, 3), written(output.velocities, 3), written(output.rotations, 4), written(output.angularVelocities, 3),
+      written(this.offX, 3), written(this.offV, 3), written(this.offQ, 4), written(this.offW, 3),
+      read(input.positions, 3), read(input.velocities, 3), read(input.rotations, 4), read(input.angularVelocities, 3),
+    ];
+    s.runKernel(POSE_UPDATE, this.count * this.bones, operands, [h], [dt]);
     if (this.rootBone !== null) {
       const b = this.bones;
       const operands = [
@@ -234,20 +242,15 @@ export class Inertializer {
   }
 
   /**
-   * The halflife as the kernels take it: a float32 number, or per-element arrays in solver memory
-   * (3 floats a bone for the positions, 1 a bone for the rotations) tiled over the characters by
-   * doubling copies, into `tiles` when given (else newly allocated).
+   * The halflife as the kernel takes it: a float32 number, or one value per bone of every
+   * character in solver memory, tiled by doubling copies into `tiles` (allocated when null).
    */
-  private halflifeParams(halflife: Param, tiles: HalflifeParams | null): HalflifeParams {
-    if (typeof halflife === 'number') return { vec: Math.fround(halflife), quat: Math.fround(halflife) };
-    const n = this.count * this.bones;
-    const quat = (tiles?.quat as Float32Array | undefined) ?? this.alloc(n);
-    const vec = (tiles?.vec as Float32Array | undefined) ?? this.alloc(3 * n);
-    quat.set(halflife);
-    for (let b = 0; b < this.bones; b++) vec.fill(halflife[b]!, 3 * b, 3 * b + 3);
-    tile(quat, this.bones);
-    tile(vec, 3 * this.bones);
-    return { vec, quat };
+  private halflifeParam(halflife: Param, tiles: Float32Array | null): Param {
+    if (typeof halflife === 'number') return Math.fround(halflife);
+    const perBone = tiles ?? this.alloc(this.count * this.bones);
+    perBone.set(halflife);
+    tile(perBone, this.bones);
+    return perBone;
   }
 
   private poseArrays(method: string, name: string, pose: unknown, output: boolean): NamedArray[] {

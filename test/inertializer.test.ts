@@ -248,8 +248,9 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
 
   it('dispose frees its arrays; a disposed Inertializer or solver is rejected', async () => {
     const s = await createSolver({ backend, memoryBytes: 1 << 20 });
-    // 1 MiB: an Inertializer of 6,000 bones (13 floats a bone, 312 KB, plus 96 KB of halflife tiles) fits twice, not three times
-    const options = { count: 1000, bones: 6, halflife: new Float32Array(6).fill(0.1) };
+    // memoryBytes 1 MiB (1.06 MiB once rounded to whole pages): an Inertializer of 7,200 bones (13
+    // floats a bone of offsets and 1 of halflife: 403 KB) fits twice, not three times
+    const options = { count: 1200, bones: 6, halflife: new Float32Array(6).fill(0.1) };
     const first = new Inertializer(s, options);
     const offsets = first.offsets;
     first.dispose();

@@ -7,22 +7,28 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { pirouetteBvhPlugin } from './bvh-data-plugin.js';
+import { pageLayoutPlugin, type DemoPage } from './page-layout-plugin.js';
 
 const site = fileURLToPath(new URL('.', import.meta.url));
 const repo = resolve(site, '../..');
 
-export const DEMO_PAGES = ['index', 'springs', 'bench', 'skeleton'] as const;
+const PAGES: readonly DemoPage[] = [
+  { file: 'index', title: 'About' },
+  { file: 'springs', title: 'Springs' },
+  { file: 'bench', title: 'Benchmark' },
+  { file: 'skeleton', title: 'Skeleton' },
+];
 
 export default defineConfig({
   root: site,
   base: './',
-  plugins: [pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, '../shared/data/pirouette.bvh'))],
+  plugins: [pageLayoutPlugin(PAGES), pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, '../shared/data/pirouette.bvh'))],
   resolve: { alias: [{ find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') }] },
   server: { host: 'localhost', fs: { allow: [repo] } },
   build: {
     outDir: resolve(repo, 'demo-dist'),
     emptyOutDir: true,
     target: 'es2022',
-    rolldownOptions: { input: Object.fromEntries(DEMO_PAGES.map((page) => [page, resolve(site, `${page}.html`)])) },
+    rolldownOptions: { input: Object.fromEntries(PAGES.map(({ file }) => [file, resolve(site, `${file}.html`)])) },
   },
 });

@@ -44,13 +44,17 @@ const DOUBLE: Kernel = {
   js: ([x, v, xi, vi, g], [halflife], [dt]) => reference.doubleSpringDamper(x!, v!, xi!, vi!, g!, halflife, dt),
 };
 
+/** The wasm export `leadingSpring` runs both, told which by its last argument. */
+const LEADING_TIMED = 0;
+const LEADING_VELOCITY = 1;
+
 const TIMED: Kernel = {
-  wasm: 'timedSpringDamper',
+  wasm: 'leadingSpring',
   js: ([x, v, xi, g], [tGoal, halflife, apprehension], [dt]) => reference.timedSpringDamper(x!, v!, xi!, g!, tGoal, halflife, dt, apprehension),
 };
 
 const VELOCITY: Kernel = {
-  wasm: 'velocitySpringDamper',
+  wasm: 'leadingSpring',
   js: ([x, v, xi, g], [speed, halflife, apprehension], [dt]) =>
     reference.velocitySpringDamper(x!, v!, xi!, g!, speed, halflife, dt, apprehension),
 };
@@ -64,12 +68,12 @@ export const compositeMethods: CompositeMethods & ThisType<SolverBase> = {
   timedSpringDamper(x, v, xi, g, tGoal, halflife, dt, apprehension = 2) {
     const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g)];
     const params: ParamSpec[] = [['tGoal', tGoal, 'nonNegative'], ['halflife', halflife, 'nonNegative'], ['apprehension', apprehension, 'nonNegative']];
-    checkAndRun(this, 'timedSpringDamper', TIMED, arrays, params, dt, [dt]);
+    checkAndRun(this, 'timedSpringDamper', TIMED, arrays, params, dt, [dt, LEADING_TIMED]);
   },
 
   velocitySpringDamper(x, v, xi, g, speed, halflife, dt, apprehension = 2) {
     const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g)];
     const params: ParamSpec[] = [['speed', speed, 'nonNegative'], ['halflife', halflife, 'nonNegative'], ['apprehension', apprehension, 'nonNegative']];
-    checkAndRun(this, 'velocitySpringDamper', VELOCITY, arrays, params, dt, [dt]);
+    checkAndRun(this, 'velocitySpringDamper', VELOCITY, arrays, params, dt, [dt, LEADING_VELOCITY]);
   },
 };

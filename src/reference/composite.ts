@@ -24,23 +24,6 @@ export function doubleSpringDamper(
 }
 
 /**
- * The loop shared by the timed and velocity springs: (x, v) is a simple spring toward
- * x_goal_future, where the intermediate xi will be t_goal_future = dt + apprehension·halflife
- * ahead. `move(i, tGoalFuture)` returns x_goal_future from the current xi and writes xi's next value.
- */
-function leadingSpring(
-  x: Float32Array, v: Float32Array, halflife: Param, dt: number, apprehension: Param,
-  move: (i: number, tGoalFuture: number) => number,
-): void {
-  if (dt === 0) return;
-  const m = criticalTransitions(halflife, dt);
-  for (let i = 0; i < x.length; i++) {
-    const xGoalFuture = move(i, dt + paramAt(apprehension, i) * paramAt(halflife, i));
-    simpleSpringStep(m(i), x, v, i, xGoalFuture);
-  }
-}
-
-/**
  * timed_spring_damper: xi moves at v_goal = (g − xi)/max(tGoal, dt), the speed that reaches g
  * after tGoal (the time remaining, counted down by the caller); (x, v) is a simple spring toward
  * x_goal_future = xi + v_goal·t_goal_future, t_goal_future = dt + apprehension·halflife, or toward
@@ -50,30 +33,36 @@ export function timedSpringDamper(
   x: Float32Array, v: Float32Array, xi: Float32Array, g: Float32Array,
   tGoal: Param, halflife: Param, dt: number, apprehension: Param = 2,
 ): void {
-  leadingSpring(x, v, halflife, dt, apprehension, (i, tGoalFuture) => {
+  if (dt === 0) return;
+  const m = criticalTransitions(halflife, dt);
+  for (let i = 0; i < x.length; i++) {
     const tg = paramAt(tGoal, i);
     const vGoal = (g[i] - xi[i]) / Math.max(tg, dt); // min_time = max(t_goal, dt)
-    const xGoalFuture = tGoalFuture < tg ? xi[i] + vGoal * tGoalFuture : g[i];
+    const tGoalFuture = dt + paramAt(apprehension, i) * paramAt(halflife, i);
+    simpleSpringStep(m(i), x, v, i, tGoalFuture < tg ? xi[i] + vGoal * tGoalFuture : g[i]);
     xi[i] += vGoal * dt;
-    return xGoalFuture;
-  });
+  }
 }
 
 /**
  * velocity_spring_damper: xi moves toward g at `speed` (x_diff = sign(g − xi)·speed) and stops on
  * it; (x, v) is a simple spring toward x_goal_future = xi + x_diff·t_goal_future,
  * t_goal_future = dt + apprehension·halflife, or toward g when xi gets there sooner.
+ * (Written out rather than sharing the timed spring's loop through a callback: a shared call
+ * site would make V8 slow both down, and this is the JS backend.)
  */
 export function velocitySpringDamper(
   x: Float32Array, v: Float32Array, xi: Float32Array, g: Float32Array,
   speed: Param, halflife: Param, dt: number, apprehension: Param = 2,
 ): void {
-  leadingSpring(x, v, halflife, dt, apprehension, (i, tGoalFuture) => {
+  if (dt === 0) return;
+  const m = criticalTransitions(halflife, dt);
+  for (let i = 0; i < x.length; i++) {
     const sp = paramAt(speed, i);
     const distance = Math.abs(g[i] - xi[i]);
     const xDiff = g[i] - xi[i] > 0 ? sp : -sp;
-    const xGoalFuture = distance > tGoalFuture * sp ? xi[i] + xDiff * tGoalFuture : g[i];
+    const tGoalFuture = dt + paramAt(apprehension, i) * paramAt(halflife, i);
+    simpleSpringStep(m(i), x, v, i, distance > tGoalFuture * sp ? xi[i] + xDiff * tGoalFuture : g[i]);
     xi[i] = distance > dt * sp ? xi[i] + xDiff * dt : g[i];
-    return xGoalFuture;
-  });
+  }
 }

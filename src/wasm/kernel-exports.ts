@@ -18,13 +18,11 @@ export interface KernelExports {
   probeExp(input: number, output: number, n: number): void;
   probeSinCos(input: number, sinOutput: number, cosOutput: number, n: number): void;
   doubleSpringDamper(x: number, v: number, xi: number, vi: number, g: number, n: number, halflife: number, halflifeStride: number, dt: number): void;
-  timedSpringDamper(
+  /** timedSpringDamper (kind 0, p = tGoal) and velocitySpringDamper (kind 1, p = speed). */
+  leadingSpring(
     x: number, v: number, xi: number, g: number, n: number,
-    tGoal: number, tGoalStride: number, halflife: number, halflifeStride: number, apprehension: number, apprehensionStride: number, dt: number,
-  ): void;
-  velocitySpringDamper(
-    x: number, v: number, xi: number, g: number, n: number,
-    speed: number, speedStride: number, halflife: number, halflifeStride: number, apprehension: number, apprehensionStride: number, dt: number,
+    p: number, pStride: number, halflife: number, halflifeStride: number, apprehension: number, apprehensionStride: number,
+    dt: number, kind: number,
   ): void;
   characterUpdate(x: number, v: number, a: number, vGoal: number, n: number, halflife: number, halflifeStride: number, dt: number): void;
   characterPredict(

@@ -158,6 +158,7 @@ export class WasmSolver extends SolverBase {
       return;
     }
     const widest = Math.max(...copied.map((o) => o.width));
+    if (widest > SLOT_FLOATS) throw new RangeError(`an element of ${widest} floats exceeds the copy scratch (${SLOT_FLOATS}); pass arrays from alloc()`);
     const chunk = Math.floor(SLOT_FLOATS / widest);
     for (let start = 0; start < n; start += chunk) {
       const count = Math.min(chunk, n - start);

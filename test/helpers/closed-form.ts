@@ -1,3 +1,5 @@
+import { linearTransition } from '../../dist/reference/index.js';
+
 /**
  * Textbook closed-form response of the damped oscillator x'' = ω²·(g − x) + 2ζω·(q − v) from
  * (x0, v0) with constant g, q, for the analytic tests (written from the characteristic roots,
@@ -42,4 +44,17 @@ export function spectralRadius(a: number, b: number, c: number, d: number): numb
   if (disc < 0) return Math.sqrt(det);
   const s = Math.sqrt(disc);
   return Math.max(Math.abs((trace + s) / 2), Math.abs((trace - s) / 2));
+}
+
+/**
+ * max over τ ∈ [0, t] (400 samples) of the ∞-norm of the exact transition of (x − xe, v) over τ:
+ * how much an error made at some step can grow by a later time t.
+ */
+export function transitionGain(omega: number, zeta: number, t: number): number {
+  let gain = 1;
+  for (let k = 1; k <= 400; k++) {
+    const T = linearTransition(omega, zeta, (t * k) / 400);
+    gain = Math.max(gain, Math.abs(T.m00) + Math.abs(T.m01), Math.abs(T.m10) + Math.abs(T.m11));
+  }
+  return gain;
 }

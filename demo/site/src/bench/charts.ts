@@ -13,9 +13,10 @@ function chart(parent: HTMLElement, title: string, yLabel: string, logY: boolean
     {
       ...SIZE,
       title,
+      legend: { live: false },
       scales: { x: { time: false, distr: 3, log: 2 }, y: logY ? { distr: 3, log: 10 } : { range: (_u, _min, max) => [0, Math.max(2, max * 1.1)] } },
-      axes: [{ label: 'N (elements)', values: (_u, ticks) => ticks.map(formatCount) }, { label: yLabel, size: 60 }],
-      series: [{ label: 'N', value: (_u, v) => (v == null ? '' : formatCount(v)) }, ...series],
+      axes: [{ label: 'N (elements)', values: (_u, ticks) => ticks.map((t) => (t == null ? '' : formatCount(t))) }, { label: yLabel, size: 60 }],
+      series: [{ label: 'N' }, ...series],
     },
     [[], ...series.map(() => [])],
     parent,

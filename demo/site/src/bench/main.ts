@@ -3,6 +3,7 @@
 import { createSolver, type Backend, type Solver } from 'spring-solver';
 import '../common/style.css';
 import { markReady, showError } from '../common/page.js';
+import type { BenchDemoHook } from '../common/test-hooks.js';
 import { BENCH_CASES, type BenchCase } from './cases.js';
 import { buildCharts, formatCount, ratio } from './charts.js';
 import { nsPerElement } from './measure.js';
@@ -13,12 +14,6 @@ const SIZES = [1024, 16384, 262144];
 const BUDGET_MS = 150;
 /** Room for the largest N's 6 arrays on every backend. */
 const MEMORY_BYTES = 32 * 1024 * 1024;
-
-interface BenchResult {
-  backend: Backend;
-  n: number;
-  nsPerElement: number;
-}
 
 async function main(): Promise<void> {
   const controls = document.getElementById('controls')!;
@@ -37,8 +32,8 @@ async function main(): Promise<void> {
   const solvers = Object.fromEntries(
     await Promise.all(BACKENDS.map(async (b) => [b, await createSolver({ backend: b, memoryBytes: MEMORY_BYTES })])),
   ) as Record<Backend, Solver>;
-  const published: { results: BenchResult[] } = { results: [] };
-  Object.assign(window, { benchDemo: published }); // for the browser tests
+  const published: BenchDemoHook = { results: [] };
+  window.benchDemo = published;
 
   async function run(): Promise<void> {
     const benchCase = BENCH_CASES.find((c) => c.id === select.value)!;

@@ -4,6 +4,7 @@
 import { createSolver } from 'spring-solver';
 import '../common/style.css';
 import { markReady, showError } from '../common/page.js';
+import '../common/test-hooks.js';
 import { buildControls } from './controls.js';
 import { GoalTrack, snapDown } from './goal-track.js';
 import { availableModels } from './models.js';
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   let last = performance.now();
   const loop = (now: number) => {
     try {
-      frame((now - last) / 1000);
+      frame(Math.max(0, now - last) / 1000); // the first rAF time may precede `last`
     } catch (error) {
       showError(error);
       return;
@@ -78,10 +79,10 @@ async function main(): Promise<void> {
   };
   requestAnimationFrame(loop);
 
-  // For the browser tests: the data each chart holds.
-  Object.assign(window, {
-    springsDemo: { models: cards.map(({ card }) => card.model.id), data: (id: string) => cards.find((c) => c.card.model.id === id)?.card.data },
-  });
+  window.springsDemo = {
+    models: cards.map(({ card }) => card.model.id),
+    data: (id) => cards.find((c) => c.card.model.id === id)?.card.data ?? undefined,
+  };
 }
 
 function backendNote(backend: string, models: number): string {

@@ -1,17 +1,19 @@
 /**
- * One model's card on the Springs page: a uPlot chart of the goal, the intermediate target (for
- * the composite springs) and the value of each trace (one per frame rate), over the last few
+ * One model's card on the Springs page: a uPlot chart of the goal, the value of each trace (one
+ * per frame rate) and the intermediate target of the composite springs, over the last few
  * seconds. Pressing or dragging in the chart reports the goal under the pointer.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { PlotData } from '../common/test-hooks.js';
 import type { SpringModel } from './models.js';
 import type { Trace } from './trace.js';
 
 /** The goal stays within ±1; over- and undershoot have room up to ±1.6. */
 export const Y_RANGE: [number, number] = [-1.6, 1.6];
-const WIDTH = 390;
 const HEIGHT = 170;
+/** px: the chart fills its card, but no narrower than this. */
+const MIN_WIDTH = 280;
 
 /** The look of a trace's value line, by frame rate: coarse thick and under, fine thin and on top. */
 export function valueStyle(dt: number, overlaid: boolean): { stroke: string; width: number; label: string } {
@@ -59,6 +61,7 @@ export class PlotCard {
     });
     this.chart.addEventListener('mousemove', (event) => this.pressed && goalAt(event));
     window.addEventListener('mouseup', () => (this.pressed = false));
+    new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: HEIGHT })).observe(this.chart);
   }
 
   /** Recreates the chart for these traces (their number or rates changed). */
@@ -69,11 +72,12 @@ export class PlotCard {
       {},
       { label: 'goal', ...GOAL_STYLE, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } },
     ];
-    if (this.model.hasIntermediate) series.push({ label: 'intermediate', ...INTERMEDIATE_STYLE, points: { show: false } });
     for (const trace of coarseFirst(traces)) series.push({ ...valueStyle(trace.dt, overlaid), points: { show: false } });
+    // Last, so the thick value lines do not hide it.
+    if (this.model.hasIntermediate) series.push({ label: 'intermediate', ...INTERMEDIATE_STYLE, points: { show: false } });
     this.plot = new uPlot(
       {
-        width: WIDTH,
+        width: this.width(),
         height: HEIGHT,
         legend: { show: false },
         cursor: { drag: { x: false, y: false }, points: { show: false } },
@@ -90,10 +94,9 @@ export class PlotCard {
   update(traces: readonly Trace[], end: number, span: number): void {
     if (!this.plot) return;
     const finest = traces.reduce((a, b) => (b.dt < a.dt ? b : a));
-    const shared: uPlot.AlignedData = this.model.hasIntermediate
-      ? [finest.t, finest.goal, finest.intermediate]
-      : [finest.t, finest.goal];
-    const data = uPlot.join([shared, ...coarseFirst(traces).map((trace): uPlot.AlignedData => [trace.t, trace.value])]);
+    const tables: uPlot.AlignedData[] = [[finest.t, finest.goal], ...coarseFirst(traces).map((trace): uPlot.AlignedData => [trace.t, trace.value])];
+    if (this.model.hasIntermediate) tables.push([finest.t, finest.intermediate]);
+    const data = uPlot.join(tables);
     this.plot.batch(() => {
       this.plot!.setData(data, false);
       this.plot!.setScale('x', { min: end - span, max: end });
@@ -102,8 +105,12 @@ export class PlotCard {
   }
 
   /** The plotted data, as uPlot holds it (for the browser tests). */
-  get data(): uPlot.AlignedData | null {
-    return this.plot?.data ?? null;
+  get data(): PlotData | undefined {
+    return this.plot?.data as PlotData | undefined;
+  }
+
+  private width(): number {
+    return Math.max(MIN_WIDTH, this.chart.clientWidth);
   }
 
   private setDiverged(diverged: boolean): void {

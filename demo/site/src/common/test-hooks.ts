@@ -1,0 +1,40 @@
+/**
+ * What each page publishes on `window` for the browser tests (test/demo-site.node.test.ts),
+ * typed once for both sides.
+ */
+
+/** A uPlot chart's data: x, then one array per series (null: a gap, undefined: no sample there). */
+export type PlotData = (number | null | undefined)[][];
+
+export interface SpringsDemoHook {
+  /** Ids of the models on the page, in order. */
+  models: string[];
+  /** The data the chart of model `id` holds: x (s), goal, the values (coarsest dt first), the intermediate target if any. */
+  data(id: string): PlotData | undefined;
+}
+
+export interface BenchResult {
+  backend: string;
+  n: number;
+  nsPerElement: number;
+}
+
+export interface BenchDemoHook {
+  /** Results of the current run so far. */
+  results: BenchResult[];
+}
+
+export interface SkeletonDemoHook {
+  frames: number;
+  jumps: number;
+  /** The largest rotation offset the Inertializer is absorbing, |(x, y, z)| of its quaternion. */
+  offsetRotation(): number;
+}
+
+declare global {
+  interface Window {
+    springsDemo?: SpringsDemoHook;
+    benchDemo?: BenchDemoHook;
+    skeletonDemo?: SkeletonDemoHook;
+  }
+}
