@@ -8,8 +8,7 @@
 //
 //   npm run build && node demo/crowd.js
 import { readFileSync } from 'node:fs';
-import { createSolver, Inertializer } from '../dist/index.js';
-import { parseBvh, bvhLocalPositions, bvhLocalRotations, bvhVelocities } from '../dist/bvh.js';
+import { createSolver, Inertializer, parseBvh, bvhLocalPositions, bvhLocalRotations, bvhVelocities } from '../dist/index.js';
 
 const COUNT = 250;
 const DT = 1 / 60;

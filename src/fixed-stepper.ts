@@ -6,6 +6,7 @@
  */
 import { SolverBase, type Solver } from './solver.js';
 import { checkNumber, describe } from './validate.js';
+import { OwnedArrays } from './owned-arrays.js';
 
 /** Advances the fixed state (pos, vel) in place by dt, e.g. with a solver method. */
 export type FixedStepFunction = (pos: Float32Array, vel: Float32Array, dt: number) => void;
@@ -49,7 +50,7 @@ export class FixedStepper {
   readonly vel: Float32Array;
   private readonly solver: SolverBase;
   private readonly step: FixedStepFunction;
-  private readonly owned: Float32Array[];
+  private readonly owned: OwnedArrays;
   /** [accumulator]: float64, in solver memory (a float32 accumulator would drift off the slack). */
   private readonly clock: Float64Array;
   private dropped = 0;
@@ -87,12 +88,8 @@ export class FixedStepper {
     this.fixedDt = fixedDt;
     this.maxUpdates = maxUpdates;
     this.step = step;
-    this.owned = [];
-    const alloc = (length: number) => {
-      const array = solver.alloc(length);
-      this.owned.push(array);
-      return array;
-    };
+    this.owned = new OwnedArrays(solver);
+    const alloc = (length: number) => this.owned.alloc(length);
     try {
       this.currPos = alloc(n);
       this.currVel = alloc(n);
@@ -103,7 +100,7 @@ export class FixedStepper {
       const clock = alloc(2); // 8 bytes, at a 16-byte aligned offset (wasm) or offset 0 (js)
       this.clock = new Float64Array(clock.buffer, clock.byteOffset, 1);
     } catch (error) {
-      this.release();
+      this.owned.release();
       throw error;
     }
     for (const array of [this.currPos, this.prevPos, this.pos]) if (pos) array.set(pos);
@@ -163,13 +160,7 @@ export class FixedStepper {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.release();
-  }
-
-  private release(): void {
-    if (this.solver.isDisposed()) return; // its memory is gone already
-    for (const array of this.owned) this.solver.free(array);
-    this.owned.length = 0;
+    this.owned.release();
   }
 }
 

@@ -24,6 +24,7 @@ export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from '
 export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './second-order-dynamics.js';
 export { fzrToK, kToFzr, criticalTimestep, type KCoefficients, type FzrParameters } from './reference/second-order.js';
 export * from './plain.js';
+export { parseBvh, bvhLocalRotations, bvhLocalPositions, bvhVelocities, type Bvh, type BvhVelocities } from './bvh.js';
 
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */

@@ -19,7 +19,8 @@ import { quatInertializeUpdate } from './reference/quat-spring.js';
  * A pose of every bone of every character, character-major (bone b of character c is element
  * c·bones + b): positions and velocities `[x, y, z]`, rotations `[x, y, z, w]`, angular velocities
  * `[x, y, z]` in rad/s (in the frame the rotation maps into, `dq/dt = ½ ω ⊗ q`). Local or world
- * values, as long as the same bone is always given in the same frame.
+ * values, as long as the same bone is always given in the same frame. Arrays from the solver's
+ * `alloc` are used in place; any other Float32Array is copied in and out in chunks (slower).
  */
 export interface Pose {
   positions: Float32Array;
@@ -43,7 +44,7 @@ export interface InertializerOptions {
    * character being pulled toward where the destination clip happens to be. The anchor is a
    * rotation about +Y and a ground translation (x, z), so the heading and ground position carry
    * over; what differs besides (tilt, height, velocities) is inertialized like any bone.
-   * The output root is in world space: anchor(input + offset).
+   * The output root is in world space: anchor(input + offset). Skeletons of up to 4,096 bones.
    */
   rootBone?: number;
 }

@@ -9,6 +9,7 @@ import { SolverBase, input, out, type Kernel, type Solver } from './solver.js';
 import type { Param } from './types.js';
 import { SecondOrderDynamicsReference, type SecondOrderMethod } from './reference/second-order.js';
 import { checkNumber, checkOverlap, describe } from './validate.js';
+import { OwnedArrays } from './owned-arrays.js';
 
 export type { SecondOrderMethod } from './reference/second-order.js';
 
@@ -54,7 +55,7 @@ export class SecondOrderDynamics {
    */
   private readonly planes: Float32Array[] | null;
   private prepared: { dt: number; method: SecondOrderMethod } | null = null;
-  private readonly owned: Float32Array[] = [];
+  private readonly owned: OwnedArrays;
   private currentMethod: SecondOrderMethod;
   /** The JS backend's float64 stepper, created on its first update. */
   private reference: SecondOrderDynamicsReference | null = null;
@@ -82,11 +83,8 @@ export class SecondOrderDynamics {
     this.currentMethod = checkMethod(method, 'options.method', options.method ?? 'pole-zero');
     this.solver = solver;
     this.n = n;
-    const alloc = () => {
-      const array = solver.alloc(n);
-      this.owned.push(array);
-      return array;
-    };
+    this.owned = new OwnedArrays(solver);
+    const alloc = () => this.owned.alloc(n);
     try {
       this.xPrev = alloc();
       this.y = alloc();
@@ -101,7 +99,7 @@ export class SecondOrderDynamics {
       const perElement = this.params.some((p) => typeof p !== 'number');
       this.planes = perElement && solver.backend !== 'js' ? Array.from({ length: COEFFICIENT_PLANES }, alloc) : null;
     } catch (error) {
-      this.release();
+      this.owned.release();
       throw error;
     }
     this.xPrev.set(x0);
@@ -158,13 +156,7 @@ export class SecondOrderDynamics {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.release();
-  }
-
-  private release(): void {
-    if (this.solver.isDisposed()) return; // its memory is gone already
-    for (const array of this.owned) this.solver.free(array);
-    this.owned.length = 0;
+    this.owned.release();
   }
 
   private checkInput(method: string, name: string, array: unknown): void {

@@ -1,0 +1,24 @@
+/**
+ * Arrays that an object (FixedStepper, SecondOrderDynamics) allocates from a solver and returns
+ * all together when it is disposed.
+ */
+import type { SolverBase } from './solver.js';
+
+export class OwnedArrays {
+  private readonly arrays: Float32Array[] = [];
+
+  constructor(private readonly solver: SolverBase) {}
+
+  /** A zeroed array of `length` floats in the solver's memory (see Solver.alloc). */
+  alloc(length: number): Float32Array {
+    const array = this.solver.alloc(length);
+    this.arrays.push(array);
+    return array;
+  }
+
+  /** Frees every array; nothing to free once the solver is disposed (its memory is gone). */
+  release(): void {
+    if (!this.solver.isDisposed()) for (const array of this.arrays) this.solver.free(array);
+    this.arrays.length = 0;
+  }
+}
