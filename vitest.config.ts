@@ -15,8 +15,6 @@ export default defineConfig({
         },
       },
       {
-        // Pre-bundled up front, so Vite does not reload the page mid-run when it first sees it.
-        optimizeDeps: { include: ['@assemblyscript/loader'] },
         test: {
           name: 'chromium',
           // *.node.test.ts read files or spawn processes: Node only.

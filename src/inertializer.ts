@@ -98,6 +98,10 @@ export class Inertializer {
   private overrideTiles: Float32Array | null = null;
   private disposed = false;
 
+  /**
+   * Allocates the offset state (zero: no transition yet) for `options.count` characters ×
+   * `options.bones` bones in the solver's memory; see {@link InertializerOptions}.
+   */
   constructor(solver: Solver, options: InertializerOptions) {
     const method = 'Inertializer';
     if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);

@@ -54,6 +54,24 @@ function plotData(page: Page, model: string): Promise<PlotData> {
   return page.evaluate((id) => window.springsDemo!.data(id)!, model);
 }
 
+/**
+ * Largest difference between the 30 Hz value line (column 2) and the 144 Hz one (column 4) at the
+ * instants both sampled (every 1/6 s; joined as separate x when their times differ by an ulp).
+ */
+function rateDisagreement([x, , at30, , at144]: PlotData): number {
+  let largest = 0;
+  let compared = 0;
+  for (let i = 0; i < x!.length; i++) {
+    if (at30![i] == null) continue;
+    const j = x!.findIndex((t, k) => at144![k] != null && Math.abs(t! - x![i]!) < 1e-9);
+    if (j < 0) continue;
+    largest = Math.max(largest, Math.abs(at30![i]! - at144![j]!));
+    compared++;
+  }
+  expect(compared).toBeGreaterThan(10); // 3 s of data hold about 20 common instants
+  return largest;
+}
+
 describe('demo site', () => {
   it('About: loads, names the backend, and draws', async () => {
     const { page, errors } = await open('index');
@@ -76,6 +94,12 @@ describe('demo site', () => {
       return x[x.length - 1]! > 3;
     }, null, { timeout: 10_000 });
     expect(await screenshotVariance(page, 'springs', '#plots')).toBeGreaterThan(NON_BLANK_VARIANCE);
+
+    // Overlaid 30, 60 and 144 Hz: an exact model gives the same curve at every rate, an
+    // integrator does not. States are float32: 576 steps at 144 Hz round by ≤ 576 · 6e-8 ≈ 3.5e-5
+    // (measured 1.8e-7); explicit Euler at ω·dt = 0.31 (30 Hz) is off by 0.1 after a goal step.
+    expect(rateDisagreement(await plotData(page, 'criticalSpringDamper'))).toBeLessThan(1e-4);
+    expect(rateDisagreement(await plotData(page, 'pdSpring-explicit'))).toBeGreaterThan(1e-2);
 
     // Paused, the window is replayed with the new halflife: same times and goal, other values.
     await page.click('#pause');
@@ -105,6 +129,10 @@ describe('demo site', () => {
       return Math.abs(goal[goal.length - 1]! - 0.96) < 0.05;
     }, null, { timeout: 5_000 });
     expect(await page.isChecked('#automatic')).toBe(false);
+
+    // One frame rate: one value line.
+    await page.selectOption('#rate', '30');
+    await expect.poll(async () => (await plotData(page, 'criticalSpringDamper')).length).toBe(3); // x, goal, value
     await page.context().close();
     expect(errors).toEqual([]);
   });

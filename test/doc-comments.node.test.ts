@@ -81,12 +81,6 @@ function publicFunctions(): Documented[] {
   return found;
 }
 
-/**
- * Functions written in files this test's author does not own, found without a comment and
- * reported to the lead rather than edited. The test requires this list to be exact: a new
- * undocumented function fails it, and so does documenting one of these without removing it here.
- */
-const KNOWN_UNDOCUMENTED = ['Inertializer.constructor', 'simdSupported', 'wasmSupported'];
 
 describe('doc comments', () => {
   const functions = publicFunctions();
@@ -99,7 +93,7 @@ describe('doc comments', () => {
     }
   });
 
-  it('every public function and method has a non-empty doc comment (but the known ones)', () => {
-    expect(functions.filter((f) => f.comment === '').map((f) => f.name).sort()).toEqual([...KNOWN_UNDOCUMENTED].sort());
+  it('every public function and method has a non-empty doc comment', () => {
+    expect(functions.filter((f) => f.comment === '').map((f) => f.name).sort()).toEqual([]);
   });
 });

@@ -15,7 +15,6 @@ const MOUNTS = {
   '/': path('./fixtures/static-page/'),
   '/fixtures': path('./fixtures/'),
   '/node_modules/spring-solver/dist': path('../dist/'),
-  '/node_modules/@assemblyscript/loader': path('../node_modules/@assemblyscript/loader/'),
 };
 
 const SIMD_WASM = '/node_modules/spring-solver/dist/wasm/spring-solver.simd.wasm';

@@ -4,13 +4,14 @@
  * Holden's springDamperStiffness / springDamper / springDamperRatio, Bowles' pdSpring 'exact' and
  * t3ssel8r's SecondOrderDynamics 'exact' (r = 0, constant input), follows one trajectory.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   SecondOrderDynamics, criticalHalflife, dampingRatioToDamping, dampingToHalflife, frequencyToStiffness, fzrToK,
-  halflifeToDamping, kToFzr, stiffnessToFrequency, type Backend, type Solver,
+  halflifeToDamping, kToFzr, stiffnessToFrequency,
 } from '../dist/index.js';
 import * as reference from '../dist/reference/index.js';
-import { BACKENDS, makeSolver } from './helpers/backends.js';
+import { BACKENDS } from './helpers/backends.js';
+import { solverPerBackend } from './helpers/solver-set.js';
 import { oscillator, transitionGain } from './helpers/closed-form.js';
 import doc from '../docs/parameterisations.md?raw';
 
@@ -112,13 +113,7 @@ describe('docs/parameterisations.md: the table of equivalent settings', () => {
 });
 
 describe('docs/parameterisations.md: every parameterisation of a row is the same spring', () => {
-  const solvers = new Map<Backend, Solver>();
-  beforeAll(async () => {
-    for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 1024 * 1024));
-  });
-  afterAll(() => {
-    for (const solver of solvers.values()) solver.dispose();
-  });
+  const solvers = solverPerBackend(1024 * 1024);
 
   // 48 steps of varying dt from x0 = 1.5, v0 = 0 toward a constant goal −0.5 (velocity 0).
   const DTS = [1 / 60, 1 / 30, 0.1, 1 / 240];

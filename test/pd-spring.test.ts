@@ -4,10 +4,12 @@
  * transcription of the source formulas, the closed-form step response of 'exact', convergence and
  * stability regions (with their boundaries), and argument errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend, PdIntegrator, Solver } from '../dist/index.js';
+import { describe, expect, it } from 'vitest';
+import type { PdIntegrator, Solver } from '../dist/index.js';
 import * as reference from '../dist/reference/index.js';
 import { BACKENDS, makeSolver } from './helpers/backends.js';
+import { solverPerBackend } from './helpers/solver-set.js';
+import { MAGNITUDE, VALUE, type Arith } from './helpers/magnitude.js';
 import { fillState, logUniform, mulberry32, uniform, type Rng } from './helpers/random.js';
 import { oscillator, spectralRadius, transitionGain } from './helpers/closed-form.js';
 
@@ -22,19 +24,6 @@ function step(impl: Impl, method: Method, pos: Float32Array, vel: Float32Array, 
   if (method === 'rigid-body') impl.pdSpringRigidBody(pos, vel, g, q, w, z, dt);
   else impl.pdSpring(pos, vel, g, q, w, z, dt, { integrator: method });
 }
-
-/**
- * The arithmetic of the transcription below: values, or magnitudes. In magnitude mode every input
- * and coefficient is replaced by its absolute value and every difference by a sum, so the result
- * M bounds every partial result of the formula. Any float evaluation of the formula with k
- * roundings of relative size u then errs by at most about k·u·M (the standard running bound).
- */
-interface Arith {
-  in(a: number): number;
-  sub(a: number, b: number): number;
-}
-const VALUE: Arith = { in: (a) => a, sub: (a, b) => a - b };
-const MAGNITUDE: Arith = { in: Math.abs, sub: (a, b) => a + b };
 
 /**
  * One step of one element, transcribed from Bowles' article in float64: [pos', vel'].
@@ -82,13 +71,7 @@ function transcribe(method: Method, x: number, v: number, g: number, q: number, 
 const RELATIVE = 1e-5;
 const FLOOR = 1e-30;
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 8 * 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = solverPerBackend(8 * 1024 * 1024);
 
 /** ω: 1 draw in 16 exactly 0, else log-uniform in [0.05, 300] rad/s (up to 48 Hz). */
 const drawUaf = (rng: Rng) => (rng() < 1 / 16 ? 0 : logUniform(rng, 0.05, 300));

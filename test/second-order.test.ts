@@ -4,25 +4,19 @@
  * formulas, the closed-form step response of 'exact', convergence (and the documented ζ = 0
  * exceptions), the state in solver memory, the package's conversions, and argument errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  SecondOrderDynamics, criticalTimestep, fzrToK, kToFzr, type Backend, type SecondOrderMethod, type Solver,
+  SecondOrderDynamics, criticalTimestep, fzrToK, kToFzr, type SecondOrderMethod, type Solver,
 } from '../dist/index.js';
 import * as reference from '../dist/reference/index.js';
 import { BACKENDS, makeSolver } from './helpers/backends.js';
+import { solverPerBackend } from './helpers/solver-set.js';
+import { MAGNITUDE, VALUE, type Arith } from './helpers/magnitude.js';
 import { logUniform, mulberry32, uniform, type Rng } from './helpers/random.js';
 import { oscillator, spectralRadius } from './helpers/closed-form.js';
 
 const METHODS: readonly SecondOrderMethod[] = ['euler-substep', 'clamped', 'pole-zero', 'exact'];
 type P = number | Float32Array;
-
-/** Values, or magnitudes (absolute inputs and coefficients, differences as sums): see test/pd-spring.test.ts. */
-interface Arith {
-  in(a: number): number;
-  sub(a: number, b: number): number;
-}
-const VALUE: Arith = { in: (a) => a, sub: (a, b) => a - b };
-const MAGNITUDE: Arith = { in: Math.abs, sub: (a, b) => a + b };
 
 interface Update {
   y: number;
@@ -154,13 +148,7 @@ function partialGain(iterations: number, h: number, k1: number, k2: number): num
 const RELATIVE = 1e-5;
 const FLOOR = 1e-30;
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 16 * 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = solverPerBackend(16 * 1024 * 1024);
 
 const drawF = (rng: Rng) => logUniform(rng, 0.05, 20);
 const drawZeta = (rng: Rng) => {

@@ -3,20 +3,15 @@
  * or 'uniform'), its convergence to the exact solution as maxDt shrinks, and FixedStepper (fixed
  * steps decoupled from the frame rate, state in solver memory, interpolated public state).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FixedStepper, type Backend, type PdIntegrator, type Solver } from '../dist/index.js';
+import { describe, expect, it } from 'vitest';
+import { FixedStepper, type PdIntegrator, type Solver } from '../dist/index.js';
 import * as reference from '../dist/reference/index.js';
 import { BACKENDS, makeSolver } from './helpers/backends.js';
+import { solverPerBackend } from './helpers/solver-set.js';
 import { logUniform, mulberry32, uniform } from './helpers/random.js';
 import { oscillator } from './helpers/closed-form.js';
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 4 * 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = solverPerBackend(4 * 1024 * 1024);
 
 function schedule(solver: Solver, dt: number, maxDt: number, mode?: 'max-dt' | 'uniform'): { count: number; steps: number[] } {
   const steps: number[] = [];

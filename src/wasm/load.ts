@@ -3,7 +3,6 @@
  * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
  * literal path is what bundlers (Vite, webpack, esbuild) recognise and copy as an asset.
  */
-import { instantiate } from '@assemblyscript/loader';
 import type { KernelExports } from './kernel-exports.js';
 
 export type WasmBuild = 'simd' | 'scalar';
@@ -59,8 +58,11 @@ async function readFileBytes(url: URL): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await readFile(url));
 }
 
-/** Instantiates a compiled build on the given memory. */
+/**
+ * Instantiates a compiled build on the given memory, its only import: the kernels are built
+ * with --noAssert and the stub runtime, so they import no `abort` (test/build.node.test.ts).
+ */
 export async function instantiateBuild(module: WebAssembly.Module, memory: WebAssembly.Memory): Promise<KernelExports> {
-  const { exports } = await instantiate<Record<string, unknown>>(module, { env: { memory } });
-  return exports as unknown as KernelExports;
+  const instance = await WebAssembly.instantiate(module, { env: { memory } });
+  return instance.exports as unknown as KernelExports;
 }

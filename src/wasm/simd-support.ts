@@ -9,10 +9,12 @@ const SIMD_PROBE = new Uint8Array([
   0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b, // code: i32.const 0, i8x16.splat, end
 ]);
 
+/** True when this engine has WebAssembly (the 'wasm' backend can run). */
 export function wasmSupported(): boolean {
   return typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function';
 }
 
+/** True when this engine validates fixed-width SIMD WebAssembly (the 'simd' backend can run). */
 export function simdSupported(): boolean {
   return wasmSupported() && WebAssembly.validate(SIMD_PROBE);
 }

@@ -44,7 +44,17 @@ export function buildControls(parent: HTMLElement, handlers: ControlHandlers): C
   rateLabel.append('frame rate ', rate);
   parent.append(rateLabel);
 
-  const controls: Controls = { params, timesteps: OVERLAY_RATES.map((hz) => 1 / hz), stopAutomatic: () => {} };
+  const autoLabel = document.createElement('label');
+  const auto = document.createElement('input');
+  Object.assign(auto, { type: 'checkbox', id: 'automatic', checked: true });
+  auto.addEventListener('change', () => handlers.onAutomatic(auto.checked));
+  autoLabel.append(auto, 'automatic goal');
+
+  const controls: Controls = {
+    params,
+    timesteps: OVERLAY_RATES.map((hz) => 1 / hz),
+    stopAutomatic: () => void (auto.checked = false),
+  };
   const dt = slider(parent, { id: 'dt', label: 'dt', unit: 'ms', min: 2, max: 100, step: 0.1, value: 16.7 }, (ms) => {
     rate.value = 'custom';
     setTimesteps([ms / 1000]);
@@ -60,15 +70,6 @@ export function buildControls(parent: HTMLElement, handlers: ControlHandlers): C
     dt.set(Number((1000 / hz).toFixed(1)));
     setTimesteps([1 / hz]);
   });
-
-  const autoLabel = document.createElement('label');
-  const auto = document.createElement('input');
-  Object.assign(auto, { type: 'checkbox', id: 'automatic', checked: true });
-  auto.addEventListener('change', () => handlers.onAutomatic(auto.checked));
-  autoLabel.append(auto, 'automatic goal');
-  controls.stopAutomatic = () => {
-    auto.checked = false;
-  };
 
   const pause = document.createElement('button');
   pause.id = 'pause';
