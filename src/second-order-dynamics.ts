@@ -35,6 +35,10 @@ const WASM_KERNELS: Record<SecondOrderMethod, string> = {
  * ceil(dt/Tcrit) equal substeps), 'clamped' (one step with k2 clamped for stability), 'pole-zero'
  * (one step with k1, k2 chosen so the discrete poles match the continuous ones; the default) and
  * 'exact' (the closed-form response to the input linearly interpolated over the step).
+ *
+ * Solver memory: 3n floats of state, n per per-element parameter and, on the wasm backends when
+ * a parameter is per element, 6n floats of coefficients (kept while dt and the method stay).
+ * `dispose()` returns it.
  */
 export class SecondOrderDynamics {
   readonly n: number;
@@ -69,18 +73,18 @@ export class SecondOrderDynamics {
    * @param x0     initial input and output per channel (its length is n)
    */
   constructor(solver: Solver, f: Param, zeta: Param, r: Param, x0: Float32Array, options: SecondOrderDynamicsOptions = {}) {
-    const method = 'SecondOrderDynamics';
-    if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver, got ${describe(solver)}`);
-    solver.checkLive(method);
-    if (!(x0 instanceof Float32Array)) throw new TypeError(`${method}: x0 must be a Float32Array, got ${describe(x0)}`);
+    const where = 'SecondOrderDynamics';
+    if (!(solver instanceof SolverBase)) throw new TypeError(`${where}: solver must be a Solver, got ${describe(solver)}`);
+    solver.checkLive(where);
+    if (!(x0 instanceof Float32Array)) throw new TypeError(`${where}: x0 must be a Float32Array, got ${describe(x0)}`);
     const n = x0.length;
-    checkFloat32Param(method, 'f', f, n, 'positive');
-    checkFloat32Param(method, 'zeta', zeta, n, 'nonNegative');
-    checkFloat32Param(method, 'r', r, n, 'finite');
+    checkFloat32Param(where, 'f', f, n, 'positive');
+    checkFloat32Param(where, 'zeta', zeta, n, 'nonNegative');
+    checkFloat32Param(where, 'r', r, n, 'finite');
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+      throw new TypeError(`${where}: options must be an object, got ${describe(options)}`);
     }
-    this.currentMethod = checkMethod(method, 'options.method', options.method ?? 'pole-zero');
+    this.currentMethod = checkMethod(where, 'options.method', options.method ?? 'pole-zero');
     this.solver = solver;
     this.n = n;
     this.owned = new OwnedArrays(solver);
@@ -127,13 +131,13 @@ export class SecondOrderDynamics {
    *          by the next update; copy it to keep it.
    */
   update(dt: number, x: Float32Array, xd?: Float32Array): Float32Array {
-    const method = 'SecondOrderDynamics.update';
-    if (this.disposed) throw new TypeError(`${method}: this object has been disposed`);
-    this.solver.checkLive(method);
-    checkNumber(method, 'dt', dt, 'nonNegative');
-    this.checkInput(method, 'x', x);
-    if (xd !== undefined) this.checkInput(method, 'xd', xd);
-    checkOverlap(method, [
+    const where = 'SecondOrderDynamics.update';
+    if (this.disposed) throw new TypeError(`${where}: this object has been disposed`);
+    this.solver.checkLive(where);
+    checkNumber(where, 'dt', dt, 'nonNegative');
+    this.checkInput(where, 'x', x);
+    if (xd !== undefined) this.checkInput(where, 'xd', xd);
+    checkOverlap(where, [
       { name: 'x', array: x },
       ...(xd === undefined ? [] : [{ name: 'xd', array: xd }]),
       { name: 'xPrev', array: this.xPrev, output: true },
@@ -159,9 +163,9 @@ export class SecondOrderDynamics {
     this.owned.release();
   }
 
-  private checkInput(method: string, name: string, array: unknown): void {
-    if (!(array instanceof Float32Array)) throw new TypeError(`${method}: ${name} must be a Float32Array, got ${describe(array)}`);
-    if (array.length !== this.n) throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${this.n} (one value per channel)`);
+  private checkInput(where: string, name: string, array: unknown): void {
+    if (!(array instanceof Float32Array)) throw new TypeError(`${where}: ${name} must be a Float32Array, got ${describe(array)}`);
+    if (array.length !== this.n) throw new RangeError(`${where}: ${name} has length ${array.length}, expected ${this.n} (one value per channel)`);
   }
 
   /** The JS backend: one float64 reference update on the float32 state. */
@@ -179,10 +183,10 @@ export class SecondOrderDynamics {
   }
 }
 
-function checkMethod(method: string, name: string, value: unknown): SecondOrderMethod {
-  if (typeof value !== 'string') throw new TypeError(`${method}: ${name} must be a string, got ${describe(value)}`);
+function checkMethod(where: string, name: string, value: unknown): SecondOrderMethod {
+  if (typeof value !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${describe(value)}`);
   if (!Object.hasOwn(WASM_KERNELS, value)) {
-    throw new RangeError(`${method}: ${name} is '${value}'; it must be one of ${Object.keys(WASM_KERNELS).join(', ')}`);
+    throw new RangeError(`${where}: ${name} is '${value}'; it must be one of ${Object.keys(WASM_KERNELS).join(', ')}`);
   }
   return value as SecondOrderMethod;
 }
@@ -192,17 +196,17 @@ function checkMethod(method: string, name: string, value: unknown): SecondOrderM
  * sign. A number must keep its rule once rounded to float32 (the kernels read float32), so e.g.
  * f = 1e-50 (0 in float32) is rejected.
  */
-function checkFloat32Param(method: string, name: string, value: unknown, n: number, rule: 'positive' | 'nonNegative' | 'finite'): void {
+function checkFloat32Param(where: string, name: string, value: unknown, n: number, rule: 'positive' | 'nonNegative' | 'finite'): void {
   const text = rule === 'finite' ? 'finite' : rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0';
   const ok = (v: number) => Number.isFinite(v) && (rule === 'finite' || (rule === 'positive' ? v > 0 : v >= 0));
   if (typeof value === 'number') {
-    if (!ok(value)) throw new RangeError(`${method}: ${name} is ${value}; it must be ${text}`);
+    if (!ok(value)) throw new RangeError(`${where}: ${name} is ${value}; it must be ${text}`);
     const rounded = Math.fround(value);
-    if (!ok(rounded)) throw new RangeError(`${method}: ${name} is ${value}, ${rounded} in float32; it must be ${text}`);
+    if (!ok(rounded)) throw new RangeError(`${where}: ${name} is ${value}, ${rounded} in float32; it must be ${text}`);
     return;
   }
-  if (!(value instanceof Float32Array)) throw new TypeError(`${method}: ${name} must be a number or a Float32Array, got ${describe(value)}`);
-  if (value.length !== n) throw new RangeError(`${method}: ${name} has length ${value.length}, expected ${n} (one value per channel)`);
+  if (!(value instanceof Float32Array)) throw new TypeError(`${where}: ${name} must be a number or a Float32Array, got ${describe(value)}`);
+  if (value.length !== n) throw new RangeError(`${where}: ${name} has length ${value.length}, expected ${n} (one value per channel)`);
   const bad = value.findIndex((v) => !ok(v));
-  if (bad >= 0) throw new RangeError(`${method}: ${name}[${bad}] is ${value[bad]}; it must be ${text}`);
+  if (bad >= 0) throw new RangeError(`${where}: ${name}[${bad}] is ${value[bad]}; it must be ${text}`);
 }

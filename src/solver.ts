@@ -130,8 +130,16 @@ export abstract class SolverBase implements Solver {
       .map(([name, value]) => ({ name, array: value as Float32Array }));
     checkOverlap(method, [...(arrays as { name: string; array: Float32Array; output?: boolean }[]), ...paramArrays]);
     checkNumber(method, 'dt', dt, 'nonNegative');
-    const mixed = roundUniform || paramArrays.length > 0;
-    return params.map(([, value]) => (mixed && typeof value === 'number' ? Math.fround(value) : value));
+    if (!(roundUniform || paramArrays.length > 0)) return params.map(([, value]) => value);
+    // Rounded to float32, a number can become Infinity (or 0, for a positive rule): check again.
+    return params.map(([name, value, rule]) => {
+      if (typeof value !== 'number') return value;
+      const rounded = Math.fround(value);
+      if (rounded !== value && !(rule === 'positive' ? rounded > 0 : rounded >= 0) || !(rounded < Infinity)) {
+        throw new RangeError(`${method}: ${name} is ${value}, which is ${rounded} as float32; it must be finite and ${rule === 'positive' ? '> 0' : '≥ 0'} in float32`);
+      }
+      return rounded;
+    });
   }
 
   damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {

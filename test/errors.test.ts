@@ -323,3 +323,25 @@ describe('createSolver', () => {
     best.dispose();
   });
 });
+
+describe('numbers that do not survive rounding to float32', () => {
+  // A uniform number travelling with per-element arrays (or to a generic kernel) is rounded to
+  // float32: 1e300 would become Infinity and 1e-50 would become 0, so both are rejected.
+  it.each(BACKENDS.map((b) => [b] as const))('%s: rejected with the argument named, nothing written', async (backend) => {
+    const solver = await makeSolver(backend, 65536);
+    const x = new Float32Array([1, 2, 3, 4]);
+    const v = new Float32Array([5, 6, 7, 8]);
+    const g = new Float32Array(4);
+    const q = new Float32Array(4);
+    const before = [x.slice(), v.slice()];
+    expect(() => solver.springDamper(x, v, g, q, new Float32Array(4).fill(1), 1e300, 0.1)).toThrow(
+      /springDamper: halflife is 1e\+300, which is Infinity as float32/,
+    );
+    expect(() => solver.springDamperRatio(x, v, g, q, 1e-50, new Float32Array(4).fill(0.2), 0.1)).toThrow(
+      /springDamperRatio: dampingRatio is 1e-50, which is 0 as float32/,
+    );
+    expect(() => solver.pdSpring(x, v, g, q, 1e300, 0.5, 0.1)).toThrow(/pdSpring: uaf is 1e\+300/);
+    expect([x, v]).toEqual(before);
+    solver.dispose();
+  });
+});
