@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/helpers/chromium-launch.js';
 
 export default defineConfig({
   test: {
@@ -26,17 +25,7 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: {
-                executablePath: chromium,
-                args: [
-                  '--no-sandbox',
-                  '--disable-gpu',
-                  '--disable-background-networking',
-                  '--disable-component-update',
-                  '--disable-sync',
-                  '--no-first-run',
-                ],
-              },
+              launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
             }),
             instances: [{ browser: 'chromium' }],
           },

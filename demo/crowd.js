@@ -8,6 +8,7 @@
 //
 //   npm run build && node demo/crowd.js
 import { readFileSync } from 'node:fs';
+import { mulberry32 } from '../tools/mulberry32.js';
 import { createSolver, Inertializer, parseBvh, bvhLocalPositions, bvhLocalRotations, bvhVelocities } from '../dist/index.js';
 
 const COUNT = 250;
@@ -43,16 +44,7 @@ const speedProfile = Float64Array.from({ length: bvh.frameCount }, (_, f) => 1 +
 const distance = new Float64Array(bvh.frameCount);
 for (let f = 1; f < bvh.frameCount; f++) distance[f] = distance[f - 1] + 0.5 * (speedProfile[f] + speedProfile[f - 1]) * bvh.frameTime;
 
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = mulberry32;
 
 // ---------------------------------------------------------------------------------------------
 // Poses: every character's bones at its clip frame, the root moved around its own circle

@@ -185,48 +185,25 @@ export abstract class SolverBase implements Solver {
 }
 
 // Families of methods beyond the core spring family live in src/methods/<family>.ts, each an
-// object of methods written against SolverBase's checkCall/runKernel. They are mixed in here:
-//   import { fooMethods, type FooMethods } from './methods/foo.js';
-//   export interface Solver extends FooMethods {}        (declaration merging, one per family)
-//   export interface SolverBase extends FooMethods {}
-//   Object.assign(SolverBase.prototype, fooMethods);
-
+// object of methods written against SolverBase's checkCall/runKernel, mixed in here: add the
+// import, the interface to FamilyMethods, and the object to the Object.assign call.
 import { compositeMethods, type CompositeMethods } from './methods/composite.js';
-export interface Solver extends CompositeMethods {}
-export interface SolverBase extends CompositeMethods {}
-Object.assign(SolverBase.prototype, compositeMethods);
-
 import { characterMethods, type CharacterMethods } from './methods/character.js';
-export interface Solver extends CharacterMethods {}
-export interface SolverBase extends CharacterMethods {}
-Object.assign(SolverBase.prototype, characterMethods);
-
 import { inertializeMethods, type InertializeMethods } from './methods/inertialize.js';
-export interface Solver extends InertializeMethods {}
-export interface SolverBase extends InertializeMethods {}
-Object.assign(SolverBase.prototype, inertializeMethods);
-
 import { signalMethods, type SignalMethods } from './methods/signal.js';
-export interface Solver extends SignalMethods {}
-export interface SolverBase extends SignalMethods {}
-Object.assign(SolverBase.prototype, signalMethods);
-
 import { pdSpringMethods, type PdSpringMethods } from './methods/pd-spring.js';
-export interface Solver extends PdSpringMethods {}
-export interface SolverBase extends PdSpringMethods {}
-Object.assign(SolverBase.prototype, pdSpringMethods);
-
 import { substepMethods, type SubstepMethods } from './substep.js';
-export interface Solver extends SubstepMethods {}
-export interface SolverBase extends SubstepMethods {}
-Object.assign(SolverBase.prototype, substepMethods);
-
 import { quatMethods, type QuatMethods } from './methods/quat.js';
-export interface Solver extends QuatMethods {}
-export interface SolverBase extends QuatMethods {}
-Object.assign(SolverBase.prototype, quatMethods);
-
 import { quatHelperMethods, type QuatHelperMethods } from './methods/quat-helpers.js';
-export interface Solver extends QuatHelperMethods {}
-export interface SolverBase extends QuatHelperMethods {}
-Object.assign(SolverBase.prototype, quatHelperMethods);
+
+interface FamilyMethods
+  extends CompositeMethods, CharacterMethods, InertializeMethods, SignalMethods,
+    PdSpringMethods, SubstepMethods, QuatMethods, QuatHelperMethods {}
+// Declaration merging: the families' methods are part of the Solver interface and of the class.
+export interface Solver extends FamilyMethods {}
+export interface SolverBase extends FamilyMethods {}
+Object.assign(
+  SolverBase.prototype,
+  compositeMethods, characterMethods, inertializeMethods, signalMethods,
+  pdSpringMethods, substepMethods, quatMethods, quatHelperMethods,
+);

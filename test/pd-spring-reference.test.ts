@@ -3,18 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { linearTransition, pdSpring, pdSpringRigidBody, type PdIntegrator } from '../src/reference/pd-spring.js';
 import { FixedStepAccumulator, substepMaxDt, substepUniform } from '../src/reference/substep.js';
+import { mulberry32 } from './helpers/random.js';
 
-/** Small deterministic PRNG (mulberry32) so every run sees the same "random" cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (mulberry32) so every run sees the same cases. */
+const rng = mulberry32;
 
 const TWO_PI = 2 * Math.PI;
 

@@ -29,21 +29,13 @@ import {
   quatSimpleSpringDamper,
 } from '../src/reference/quat-spring.js';
 import { inertializeTransition, inertializeUpdate, vec3DecaySpringDamper } from '../src/reference/inertialize.js';
+import { mulberry32 } from './helpers/random.js';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-/** Small deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (mulberry32) so every run sees the same cases. */
+const rng = mulberry32;
 
 function uniform(r: () => number, lo: number, hi: number): number {
   return lo + (hi - lo) * r();

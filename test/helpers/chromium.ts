@@ -4,16 +4,9 @@
  */
 import { chromium, type Browser, type Page } from 'playwright';
 
-/** The same binary and flags as the chromium project in vitest.config.ts. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.js';
+
+export { CHROMIUM_ARGS, CHROMIUM_PATH };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

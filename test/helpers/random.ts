@@ -7,16 +7,7 @@
 export type Rng = () => number;
 
 /** mulberry32: a small 32-bit PRNG, good enough for test inputs and fully deterministic. */
-export function mulberry32(seed: number): Rng {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../../tools/mulberry32.js';
 
 /** Uniform in [lo, hi). */
 export function uniform(rng: Rng, lo: number, hi: number): number {
