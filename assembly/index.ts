@@ -17,4 +17,4 @@ export { quatSimpleSpringDamper, quatDecaySpringDamper, quatDamper, quatInertial
 export { quatMul, quatInv, quatAbs, quatNormalize, quatRotate, quatToScaledAngleAxis, quatFromScaledAngleAxis, quatSlerp } from './quat-helpers';
 export { rootAnchorApply, rootAnchorTransition } from './root-anchor';
 export { poseInertializeUpdate } from './pose-inertialize';
-export { probeAtanF32, probeAtan2F32, probeSinCosF32 } from './math-probe-f32';
+export { probeAtanF32, probeAtan2F32, probeSinCosF32, probeExpF32 } from './math-probe-f32';

@@ -1,7 +1,7 @@
 // Test hooks: apply the float32 polynomials of simd-math-f32.ts to arrays, so that their error can
 // be measured against Math in test/simd-math-f32.test.ts. SIMD build only (they do nothing in the
 // scalar build, which never uses simd-math-f32.ts). n is a multiple of 4; arrays are float32.
-import { atanX4, atan2X4, sinOverXX4, cosX4 } from './simd-math-f32';
+import { atanX4, atan2X4, sinOverXX4, cosX4, expX4 } from './simd-math-f32';
 
 /** out[i] = atan(x[i]). */
 export function probeAtanF32(x: usize, output: usize, n: i32): void {
@@ -32,6 +32,16 @@ export function probeSinCosF32(r: usize, sinOverXOutput: usize, cosOutput: usize
       const r2 = f32x4.mul(v, v);
       v128.store(sinOverXOutput + off, sinOverXX4(r2));
       v128.store(cosOutput + off, cosX4(r2));
+    }
+  }
+}
+
+/** out[i] = exp(u[i]) (float32). */
+export function probeExpF32(u: usize, output: usize, n: i32): void {
+  if (ASC_FEATURE_SIMD) {
+    for (let i = 0; i + 4 <= n; i += 4) {
+      const off = <usize>i << 2;
+      v128.store(output + off, expX4(v128.load(u + off)));
     }
   }
 }

@@ -100,5 +100,6 @@ export interface KernelExports {
   // float32 polynomial probes (assembly/math-probe-f32.ts), SIMD build only
   probeAtanF32(x: number, output: number, n: number): void;
   probeAtan2F32(y: number, x: number, output: number, n: number): void;
+  probeExpF32(u: number, output: number, n: number): void;
   probeSinCosF32(r: number, sinOverXOutput: number, cosOutput: number, n: number): void;
 }
