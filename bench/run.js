@@ -1,9 +1,11 @@
-// Benchmark of spring-solver: every kernel × backend × N, uniform and per-element parameters,
-// against the JS backend and against the SIMD data-movement floor. See bench/README.md.
+// Benchmark of spring-solver: every Solver method and batch class × backend × N, uniform and
+// per-element parameters, against the JS backend (and, for the core kernels, against the SIMD
+// data-movement floor). The rows come from the suites in bench/suites/. See bench/README.md.
 //
-//   node bench/run.js              full run (a few minutes), writes bench/results/latest.json
+//   node bench/run.js              full run (~5½ min), writes bench/results/latest.json
 //   node bench/run.js --quick      core kernels at N = 4096 and 65536 (~10 s)
-//   node bench/run.js --filter critical   only kernels whose name contains "critical"
+//   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics; comma-separated)
+//   node bench/run.js --filter critical    only kernels whose name contains "critical"
 //   node bench/run.js --n 65536    only these N (comma-separated)
 //
 // Build first (`npm run build`): this imports ../dist/index.js.
@@ -14,8 +16,14 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSolver } from '../dist/index.js';
+import { DT } from './suites/shared.js';
+import core from './suites/core.js';
+import composite from './suites/composite.js';
+import quat from './suites/quat.js';
+import dynamics from './suites/dynamics.js';
 
 const started = performance.now();
+const SUITES = [core, composite, quat, dynamics];
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -24,6 +32,7 @@ const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
 const FILTER = optionValue('--filter')?.toLowerCase() ?? null;
 const N_OPTION = optionValue('--n');
+const SUITE_OPTION = optionValue('--suite');
 
 function optionValue(name) {
   const i = argv.indexOf(name);
@@ -36,23 +45,31 @@ function optionValue(name) {
   return value;
 }
 
-const ALL_N = [16, 256, 4096, 65536, 1048576];
-const QUICK_N = [4096, 65536];
-let sizes = QUICK ? QUICK_N : ALL_N;
-if (N_OPTION !== undefined) {
-  const wanted = N_OPTION.split(',').map(Number);
-  const bad = wanted.filter((n) => !ALL_N.includes(n));
-  if (bad.length) {
-    console.error(`--n: ${bad.join(', ')} not in ${ALL_N.join(', ')}`);
-    process.exit(2);
-  }
-  sizes = sizes.filter((n) => wanted.includes(n));
+function fail(message) {
+  console.error(message);
+  process.exit(2);
 }
 
-const DT = 1 / 60;
+let selected = QUICK ? [core] : SUITES;
+if (SUITE_OPTION !== undefined) {
+  const wanted = SUITE_OPTION.split(',');
+  const bad = wanted.filter((name) => !SUITES.some((s) => s.name === name));
+  if (bad.length) fail(`--suite: ${bad.join(', ')} not in ${SUITES.map((s) => s.name).join(', ')}`);
+  selected = SUITES.filter((s) => wanted.includes(s.name));
+  if (QUICK && selected.some((s) => s !== core)) fail('--quick runs the core suite only');
+}
+
+let sizeFilter = () => true;
+if (N_OPTION !== undefined) {
+  const wanted = N_OPTION.split(',').map(Number);
+  const known = [...new Set(selected.flatMap((s) => s.sizes({ quick: false })))].sort((a, b) => a - b);
+  const bad = wanted.filter((n) => !known.includes(n));
+  if (bad.length) fail(`--n: ${bad.join(', ')} not in ${known.join(', ')}`);
+  sizeFilter = (n) => wanted.includes(n);
+}
+
 const MEMORY_BYTES = 256 * 1024 * 1024; // ≥ 9 arrays × 4 MiB at N = 2^20, with lots of room
 const BACKENDS = ['js', 'wasm', 'simd'];
-const COPY_PATH_N = 65536;
 
 /**
  * Time budgets (ms) per task, by N: `time` measured, `warmup` before it; `minIterations` samples
@@ -86,144 +103,23 @@ function repsFor(n) {
 const MAX_STEPS_BETWEEN_RESETS = 64;
 
 // ---------------------------------------------------------------------------------------------
-// Kernels and their parameters
+// The plan: for each suite and N, the tasks (rows × backends) that pass --filter. A floor task
+// is kept when some other task at its N is.
 
-const TWO_PI = 2 * Math.PI;
-const FOUR_LN2 = 4 * Math.LN2;
-
-/** Uniform parameter values (an under-damped 2 Hz spring with halflife 0.2 s) and per-element ranges. */
-const UNIFORM = {
-  halflife: 0.2,
-  frequency: 2,
-  dampingRatio: 0.7,
-  stiffness: (TWO_PI * 2) ** 2,
-  damping: FOUR_LN2 / 0.2,
-};
-
-const KERNELS = [
-  { name: 'damper', params: ['halflife'], make: (s, a, p) => () => s.damper(a.x, a.g, p.halflife, DT) },
-  {
-    name: 'springDamper',
-    params: ['frequency', 'halflife'],
-    make: (s, a, p) => () => s.springDamper(a.x, a.v, a.g, a.q, p.frequency, p.halflife, DT),
-  },
-  {
-    name: 'springDamperStiffness',
-    params: ['stiffness', 'damping'],
-    make: (s, a, p) => () => s.springDamperStiffness(a.x, a.v, a.g, a.q, p.stiffness, p.damping, DT),
-  },
-  {
-    name: 'springDamperRatio',
-    params: ['dampingRatio', 'halflife'],
-    make: (s, a, p) => () => s.springDamperRatio(a.x, a.v, a.g, a.q, p.dampingRatio, p.halflife, DT),
-  },
-  {
-    name: 'criticalSpringDamper',
-    params: ['halflife'],
-    make: (s, a, p) => () => s.criticalSpringDamper(a.x, a.v, a.g, a.q, p.halflife, DT),
-  },
-  {
-    name: 'simpleSpringDamper',
-    params: ['halflife'],
-    make: (s, a, p) => () => s.simpleSpringDamper(a.x, a.v, a.g, p.halflife, DT),
-  },
-  {
-    name: 'decaySpringDamper',
-    params: ['halflife'],
-    make: (s, a, p) => () => s.decaySpringDamper(a.x, a.v, p.halflife, DT),
-  },
-];
-
-/** The (kernel, params) pairs this run measures. */
-const QUICK_CASES = [
-  ['criticalSpringDamper', 'uniform'],
-  ['simpleSpringDamper', 'uniform'],
-  ['springDamper', 'uniform'],
-  ['springDamper', 'per-element'],
-];
-const cases = [];
-for (const kernel of KERNELS) {
-  for (const params of ['uniform', 'per-element']) {
-    if (QUICK && !QUICK_CASES.some(([k, p]) => k === kernel.name && p === params)) continue;
-    if (FILTER !== null && !kernel.name.toLowerCase().includes(FILTER)) continue;
-    cases.push({ kernel, params });
+const label = (r) => r.kernel + (r.variant ? ` ${r.variant}` : '');
+const plan = [];
+for (const suite of selected) {
+  for (const n of suite.sizes({ quick: QUICK }).filter(sizeFilter)) {
+    let tasks = suite.tasks(n, { quick: QUICK });
+    if (FILTER !== null) tasks = tasks.filter((t) => t.floor || label(t).toLowerCase().includes(FILTER));
+    if (tasks.some((t) => !t.floor)) plan.push({ suite, n, tasks });
   }
 }
-if (cases.length === 0) {
-  console.error(`--filter ${FILTER}: no kernel matches (${KERNELS.map((k) => k.name).join(', ')})`);
-  process.exit(2);
+if (plan.length === 0) {
+  const names = new Set(selected.flatMap((s) => s.sizes({ quick: QUICK }).flatMap((n) => s.tasks(n, { quick: QUICK }).filter((t) => !t.floor).map(label))));
+  fail(FILTER === null ? 'nothing to run: --n selects no size of these suites' : `--filter ${FILTER}: no kernel matches (${[...names].join(', ')})`);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Data
-
-/** mulberry32: a small seeded PRNG, so every run sees the same values. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function uniformArray(n, lo, hi, random) {
-  const a = new Float32Array(n);
-  for (let i = 0; i < n; i++) a[i] = lo + (hi - lo) * random();
-  return a;
-}
-
-/** Initial state and per-element parameters for N elements (plain arrays; copied into each backend). */
-function makeData(n) {
-  const random = rng(0x5eed + n);
-  const frequency = uniformArray(n, 0.5, 4, random);
-  const halflife = uniformArray(n, 0.05, 1, random);
-  const stiffness = new Float32Array(n);
-  const damping = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    stiffness[i] = (TWO_PI * frequency[i]) ** 2;
-    damping[i] = FOUR_LN2 / halflife[i];
-  }
-  return {
-    x: uniformArray(n, -1, 1, random),
-    v: uniformArray(n, -2, 2, random),
-    g: uniformArray(n, -1, 1, random),
-    q: uniformArray(n, -2, 2, random),
-    params: { frequency, halflife, dampingRatio: uniformArray(n, 0.2, 3, random), stiffness, damping },
-  };
-}
-
-const STATE = ['x', 'v', 'g', 'q'];
-
-/** The data copied into arrays from `solver.alloc` (in place for the wasm backends). */
-function allocData(solver, data) {
-  const arrays = {};
-  for (const name of STATE) {
-    arrays[name] = solver.alloc(data.x.length);
-    arrays[name].set(data[name]);
-  }
-  const params = {};
-  for (const [name, values] of Object.entries(data.params)) {
-    params[name] = solver.alloc(values.length);
-    params[name].set(values);
-  }
-  return { arrays, params };
-}
-
-function freeData(solver, { arrays, params }) {
-  for (const a of [...Object.values(arrays), ...Object.values(params)]) solver.free(a);
-}
-
-/** True when x and v are finite and of a sane size (the springs are stable: they must be). */
-function stateBounded(arrays) {
-  for (const name of ['x', 'v']) {
-    const a = arrays[name];
-    for (let i = 0; i < a.length; i++) if (!(Math.abs(a[i]) < 100)) return false;
-  }
-  return true;
-}
+const heading = ({ suite, n }) => (suite === core ? `N = ${n}` : `${suite.name}, N = ${n}`);
 
 // ---------------------------------------------------------------------------------------------
 // Measurement
@@ -310,68 +206,47 @@ for (const backend of BACKENDS) {
   solvers[backend] = await createSolver(backend === 'js' ? { backend } : { backend, memoryBytes: MEMORY_BYTES });
   if (solvers[backend].backend !== backend) throw new Error(`asked for ${backend}, got ${solvers[backend].backend}`);
 }
-const floorKernel = solvers.simd.rawKernels.dataMovementFloor;
 
 const rows = [];
 const warnings = [];
 
 console.log(
-  `spring-solver benchmark (${QUICK ? 'quick' : 'full'}${FILTER ? `, filter "${FILTER}"` : ''}): ` +
+  `spring-solver benchmark (${QUICK ? 'quick' : 'full'}${FILTER ? `, filter "${FILTER}"` : ''}` +
+    `${SUITE_OPTION !== undefined ? `, suite ${selected.map((s) => s.name).join(', ')}` : ''}): ` +
     `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, dt = 1/60`,
 );
 
-for (const n of sizes) {
-  const data = makeData(n);
-  const perBackend = {};
-  for (const backend of BACKENDS) perBackend[backend] = allocData(solvers[backend], data);
-  const resetOf = (arrays) => () => {
-    arrays.x.set(data.x);
-    arrays.v.set(data.v);
-  };
-  process.stdout.write(`N = ${n}: `);
-
-  // The floor: the SIMD wasm loop that loads x, v, g, q and stores x, v with no arithmetic.
-  {
-    const a = perBackend.simd.arrays;
-    const [px, pv, pg, pq] = [a.x.byteOffset, a.v.byteOffset, a.g.byteOffset, a.q.byteOffset];
-    const stats = measure(`floor N=${n}`, n, () => floorKernel(px, pv, pg, pq, n, 0), resetOf(a), budget(n, 'simd', true));
-    rows.push({ kernel: 'dataMovementFloor', params: 'none', backend: 'simd', arrays: 'alloc', n, ...stats, speedupVsJs: null, vsFloor: 1 });
-    process.stdout.write('.');
-  }
-
-  for (const { kernel, params } of cases) {
-    for (const backend of BACKENDS) {
-      const { arrays, params: paramArrays } = perBackend[backend];
-      const values = params === 'uniform' ? UNIFORM : paramArrays;
-      const p = Object.fromEntries(kernel.params.map((name) => [name, values[name]]));
-      const call = kernel.make(solvers[backend], arrays, p);
-      const stats = measure(`${kernel.name} ${params} ${backend} N=${n}`, n, call, resetOf(arrays), budget(n, backend, false));
-      if (!stateBounded(arrays)) warnings.push(`${kernel.name} ${params} ${backend} N=${n}: state not bounded`);
-      rows.push({ kernel: kernel.name, params, backend, arrays: 'alloc', n, ...stats });
-      process.stdout.write('.');
-
-      // The copy path: the same call with plain Float32Arrays, copied through scratch in chunks.
-      if (backend === 'simd' && kernel.name === 'springDamper' && params === 'uniform' && n === COPY_PATH_N) {
-        const plain = {};
-        for (const name of STATE) plain[name] = new Float32Array(data[name]);
-        const copyCall = kernel.make(solvers.simd, plain, p);
-        const copyStats = measure(`${kernel.name} ${params} simd plain N=${n}`, n, copyCall, resetOf(plain), budget(n, 'simd', false));
-        if (!stateBounded(plain)) warnings.push(`${kernel.name} plain arrays N=${n}: state not bounded`);
-        rows.push({ kernel: kernel.name, params, backend: 'simd', arrays: 'plain', n, ...copyStats });
-        process.stdout.write('.');
+for (const group of plan) {
+  const { suite, n } = group;
+  process.stdout.write(`${heading(group)}: `);
+  for (const task of group.tasks) {
+    for (const backend of task.backends ?? BACKENDS) {
+      const run = task.setup(solvers[backend], backend);
+      const arrays = task.arrays ?? 'alloc';
+      const stats = measure(`${label(task)} ${task.params} ${backend} N=${n}`, n, run.call, run.reset, budget(n, backend, Boolean(task.floor)));
+      if (!run.bounded()) {
+        warnings.push(`${label(task)}${arrays === 'plain' ? ' plain arrays' : ` ${task.params} ${backend}`} N=${n}: state not bounded`);
       }
+      run.dispose();
+      rows.push({ suite: suite.name, kernel: task.kernel, variant: task.variant ?? null, params: task.params, backend, arrays, n, ...stats });
+      process.stdout.write('.');
     }
   }
-  for (const backend of BACKENDS) freeData(solvers[backend], perBackend[backend]);
+  group.tasks = null; // their data can go
   process.stdout.write('\n');
 }
 
-// Speedup over JS (same kernel, params, N, this run) and ratio to the floor (SIMD rows).
+// Speedup over JS (same suite, kernel, variant, params, N, this run) and ratio to the floor
+// (SIMD rows of a suite with a floor: the core kernels).
+const same = (a, b) => a.suite === b.suite && a.kernel === b.kernel && a.variant === b.variant && a.params === b.params && a.n === b.n;
 for (const row of rows) {
-  if (row.kernel === 'dataMovementFloor') continue;
-  const js = rows.find((r) => r.kernel === row.kernel && r.params === row.params && r.n === row.n && r.backend === 'js');
+  if (row.kernel === 'dataMovementFloor') {
+    Object.assign(row, { speedupVsJs: null, vsFloor: 1 });
+    continue;
+  }
+  const js = rows.find((r) => same(r, row) && r.backend === 'js');
   row.speedupVsJs = js ? js.nsPerElement / row.nsPerElement : null;
-  const floor = rows.find((r) => r.kernel === 'dataMovementFloor' && r.n === row.n);
+  const floor = rows.find((r) => r.suite === row.suite && r.kernel === 'dataMovementFloor' && r.n === row.n);
   row.vsFloor = row.backend === 'simd' && floor ? row.nsPerElement / floor.nsPerElement : null;
 }
 
@@ -387,7 +262,7 @@ function fmt(value, digits = 3) {
 function printTable(list) {
   const header = ['kernel', 'params', 'backend', 'ns/elem', '±%', 'p75', '×JS', '×floor', 'samples'];
   const lines = list.map((r) => [
-    r.kernel + (r.arrays === 'plain' ? ' [plain arrays]' : ''),
+    label(r) + (r.arrays === 'plain' ? ' [plain arrays]' : ''),
     r.params,
     r.backend,
     fmt(r.nsPerElement),
@@ -408,45 +283,59 @@ function printTable(list) {
 const noisyRows = rows.filter((r) => r.noisy);
 for (const r of noisyRows) {
   warnings.push(
-    `noisy: ${r.kernel} ${r.params} ${r.backend}${r.arrays === 'plain' ? ' (plain arrays)' : ''} N=${r.n}: ` +
+    `noisy: ${label(r)} ${r.params} ${r.backend}${r.arrays === 'plain' ? ' (plain arrays)' : ''} N=${r.n}: ` +
       `±${fmt(r.rmePercent, 2)}%, mean/median ${fmt(r.nsPerElement / r.nsPerElementP50)} after ${r.attempts} attempts (other load on the machine?)`,
   );
 }
 
-for (const n of sizes) {
-  console.log(`\nN = ${n}`);
-  printTable(rows.filter((r) => r.n === n));
+for (const group of plan) {
+  console.log(`\n${heading(group)}`);
+  printTable(rows.filter((r) => r.suite === group.suite.name && r.n === group.n));
 }
 
-// The issue's targets, computed from this run.
+// The issues' targets, computed from this run: each suite adds its checks through `targets`
+// and returns information lines (rows that are reported but are not targets).
 const checks = [];
-function find(kernel, params, backend, n) {
-  return rows.find((r) => r.kernel === kernel && r.params === params && r.backend === backend && r.n === n && r.arrays === 'alloc');
-}
-function checkSpeedup(kernel, params, min) {
-  const row = find(kernel, params, 'simd', 65536);
-  const name = `SIMD ≥ ${min}× JS at N = 65536: ${kernel} (${params})`;
-  if (!row || row.speedupVsJs === null) return checks.push({ name, status: 'SKIP', value: null, target: min });
-  const js = find(kernel, params, 'js', 65536);
-  const noisy = row.noisy || Boolean(js?.noisy);
-  checks.push({ name, status: row.speedupVsJs >= min ? 'PASS' : 'FAIL', value: row.speedupVsJs, target: min, unit: '×JS', noisy });
-}
-checkSpeedup('criticalSpringDamper', 'uniform', 5);
-checkSpeedup('simpleSpringDamper', 'uniform', 5);
-checkSpeedup('springDamper', 'uniform', 5);
-checkSpeedup('springDamper', 'per-element', 3);
 const info = [];
-for (const kernel of KERNELS) {
-  const name = `SIMD ≤ 1.5× floor at N = 1048576: ${kernel.name} (uniform)`;
-  const row = find(kernel.name, 'uniform', 'simd', 1048576);
-  if (!row || row.vsFloor === null) checks.push({ name, status: 'SKIP', value: null, target: 1.5 });
-  else {
-    const floor = rows.find((r) => r.kernel === 'dataMovementFloor' && r.n === 1048576);
-    const noisy = row.noisy || floor.noisy;
-    checks.push({ name, status: row.vsFloor <= 1.5 ? 'PASS' : 'FAIL', value: row.vsFloor, target: 1.5, unit: '×floor', noisy });
-  }
-  const varying = find(kernel.name, 'per-element', 'simd', 1048576);
-  if (varying && varying.vsFloor !== null) info.push(`${kernel.name} (per-element): ${fmt(varying.vsFloor)}× floor`);
+function find(kernel, params, backend, n, variant = null) {
+  return rows.find(
+    (r) => r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n && r.arrays === 'alloc',
+  );
+}
+function targetsOf(suite) {
+  const add = (check) => checks.push({ suite: suite.name, ...check });
+  return {
+    fmt,
+    find,
+    /** SIMD ≥ min× JS for this row; `where` names the size (default `N = n`). */
+    speedup({ kernel, variant = null, params, n, min, where = `N = ${n}` }) {
+      const row = find(kernel, params, 'simd', n, variant);
+      const name = `SIMD ≥ ${min}× JS at ${where}: ${label({ kernel, variant })} (${params})`;
+      if (!row || row.speedupVsJs === null) return add({ name, status: 'SKIP', value: null, target: min });
+      const noisy = row.noisy || Boolean(find(kernel, params, 'js', n, variant)?.noisy);
+      add({ name, status: row.speedupVsJs >= min ? 'PASS' : 'FAIL', value: row.speedupVsJs, target: min, unit: '×JS', noisy });
+    },
+    /** The SIMD speedup of a row that is not a target, as an information line (null if not measured). */
+    speedupInfo({ kernel, variant = null, params, n }) {
+      const row = find(kernel, params, 'simd', n, variant);
+      if (!row || row.speedupVsJs === null) return null;
+      return `${label({ kernel, variant })} (${params}) at N = ${n}: SIMD ${fmt(row.speedupVsJs)}× JS${row.noisy ? ' [noisy]' : ''}`;
+    },
+    /** SIMD ≤ max× the floor (uniform parameters). */
+    floorRatio({ kernel, n, max }) {
+      const name = `SIMD ≤ ${max}× floor at N = ${n}: ${kernel} (uniform)`;
+      const row = find(kernel, 'uniform', 'simd', n);
+      if (!row || row.vsFloor === null) return add({ name, status: 'SKIP', value: null, target: max });
+      const floor = find('dataMovementFloor', 'none', 'simd', n);
+      const noisy = row.noisy || floor.noisy;
+      add({ name, status: row.vsFloor <= max ? 'PASS' : 'FAIL', value: row.vsFloor, target: max, unit: '×floor', noisy });
+    },
+  };
+}
+for (const suite of selected) {
+  const { header, lines } = suite.targets(targetsOf(suite));
+  const measured = lines.filter(Boolean);
+  if (measured.length) info.push({ header, lines: measured });
 }
 
 console.log('\nTargets');
@@ -454,14 +343,14 @@ const shown = checks.filter((c) => c.status !== 'SKIP');
 for (const c of shown) console.log(`  ${c.status}  ${c.name}  (${fmt(c.value)}${c.unit})${c.noisy ? '  [noisy input: rerun]' : ''}`);
 const skipped = checks.length - shown.length;
 if (skipped) console.log(`  (${skipped} target(s) not measured in this run${QUICK ? ': --quick has no N = 1048576' : ''})`);
-if (info.length) {
-  console.log('  info, not a target (per-element rows also read 1–2 parameter arrays the floor does not):');
-  for (const line of info) console.log(`        ${line}`);
+for (const { header, lines } of info) {
+  console.log(`  info, not a target (${header}):`);
+  for (const line of lines) console.log(`        ${line}`);
 }
 for (const w of warnings) console.log(`WARNING: ${w}`);
 
-// Results file: bench/results/latest.json for a full, unfiltered run; quick and filtered runs
-// write their own (git-ignored) files so they never replace the full results.
+// Results file: bench/results/latest.json for a full, unfiltered run of every suite; quick and
+// partial runs write their own (git-ignored) files so they never replace the full results.
 const wallSeconds = (performance.now() - started) / 1000;
 const cpus = os.cpus();
 /** The commit measured (best effort: the working tree may differ from it). */
@@ -474,12 +363,14 @@ function gitCommit() {
     return null;
   }
 }
+const sizesOf = (suite) => plan.filter((g) => g.suite === suite).map((g) => g.n);
 const result = {
   date: new Date().toISOString(),
   commit: gitCommit(),
   mode: QUICK ? 'quick' : 'full',
   filter: FILTER,
-  sizes,
+  sizes: [...new Set(plan.map((g) => g.n))].sort((a, b) => a - b),
+  suites: Object.fromEntries(selected.map((s) => [s.name, { sizes: sizesOf(s), settings: s.settings }])),
   wallSeconds,
   machine: {
     node: process.version,
@@ -489,13 +380,14 @@ const result = {
     cores: cpus.length,
     totalMemoryBytes: os.totalmem(),
   },
-  settings: { dt: DT, memoryBytes: MEMORY_BYTES, uniform: UNIFORM, maxStepsBetweenResets: MAX_STEPS_BETWEEN_RESETS },
+  settings: { dt: DT, memoryBytes: MEMORY_BYTES, uniform: core.settings.uniform, maxStepsBetweenResets: MAX_STEPS_BETWEEN_RESETS },
   rows,
   checks,
   warnings,
 };
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
-const fileName = FILTER !== null || N_OPTION !== undefined ? 'latest-partial.json' : QUICK ? 'latest-quick.json' : 'latest.json';
+const partial = FILTER !== null || N_OPTION !== undefined || SUITE_OPTION !== undefined;
+const fileName = partial ? 'latest-partial.json' : QUICK ? 'latest-quick.json' : 'latest.json';
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, fileName), JSON.stringify(result, null, 2) + '\n');
 console.log(`\nwrote bench/results/${fileName} (${rows.length} rows) in ${wallSeconds.toFixed(1)} s`);
