@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { linearTransition, pdSpring, pdSpringRigidBody, type PdIntegrator } from '../src/reference/pd-spring.js';
 import { FixedStepAccumulator, substepMaxDt, substepUniform } from '../src/reference/substep.js';
 import { mulberry32 } from './helpers/random.js';
+import { spectralRadius as spectralRadiusOf } from './helpers/closed-form.js';
 
 /** Seeded PRNG (mulberry32) so every run sees the same cases. */
 const rng = mulberry32;
@@ -19,17 +20,8 @@ function stepMatrix(integrator: PdIntegrator, omega: number, zeta: number, dt: n
   return [pos[0]!, pos[1]!, vel[0]!, vel[1]!]; // [[a, b], [c, d]] row-major
 }
 
-/** Spectral radius of a 2×2 matrix [[a, b], [c, d]]. */
-function spectralRadius([a, b, c, d]: [number, number, number, number]): number {
-  const tr = a + d;
-  const det = a * d - b * c;
-  const disc = tr * tr - 4 * det;
-  if (disc >= 0) {
-    const s = Math.sqrt(disc);
-    return Math.max(Math.abs((tr + s) / 2), Math.abs((tr - s) / 2));
-  }
-  return Math.sqrt(det);
-}
+/** Spectral radius of the 2×2 matrix [[a, b], [c, d]] given as [a, b, c, d]. */
+const spectralRadius = (m: [number, number, number, number]) => spectralRadiusOf(...m);
 
 /**
  * Independent textbook step response of x'' = ω²(g − x) + 2ζω(q − v) from (x0, v0) with constant

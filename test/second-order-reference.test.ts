@@ -9,6 +9,7 @@ import {
   type SecondOrderMethod,
 } from '../src/reference/second-order.js';
 import { mulberry32 } from './helpers/random.js';
+import { spectralRadius as spectralRadiusOf } from './helpers/closed-form.js';
 
 /** Seeded PRNG (mulberry32) so every run sees the same cases. */
 const rng = mulberry32;
@@ -312,16 +313,8 @@ describe('stability: every method converges to a constant input, none diverges',
     return [sys.y[0]!, sys.y[1]!, sys.yd[0]!, sys.yd[1]!];
   }
 
-  function spectralRadius([a, b, c, d]: [number, number, number, number]): number {
-    const tr = a + d;
-    const det = a * d - b * c;
-    const disc = tr * tr - 4 * det;
-    if (disc >= 0) {
-      const s = Math.sqrt(disc);
-      return Math.max(Math.abs((tr + s) / 2), Math.abs((tr - s) / 2));
-    }
-    return Math.sqrt(det);
-  }
+  /** Spectral radius of the 2×2 matrix [[a, b], [c, d]] given as [a, b, c, d]. */
+  const spectralRadius = (m: [number, number, number, number]) => spectralRadiusOf(...m);
 
   for (const method of METHODS) {
     it(`${method}: f ≤ 20 Hz, 0 < ζ ≤ 4, dt ≤ 1 s, r ∈ {0, 2}: unit step settles`, () => {
