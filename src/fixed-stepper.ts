@@ -51,7 +51,7 @@ export class FixedStepper {
   private readonly solver: SolverBase;
   private readonly step: FixedStepFunction;
   private readonly owned: OwnedArrays;
-  /** [accumulator]: float64, in solver memory (a float32 accumulator would drift off the slack). */
+  /** The accumulator: float64, in solver memory (a float32 accumulator would drift off the slack). */
   private readonly clock: Float64Array;
   private dropped = 0;
   private steps = 0;
