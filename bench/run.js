@@ -38,10 +38,7 @@ function optionValue(name) {
   const i = argv.indexOf(name);
   if (i < 0) return undefined;
   const value = argv[i + 1];
-  if (value === undefined || value.startsWith('--')) {
-    console.error(`${name} needs a value`);
-    process.exit(2);
-  }
+  if (value === undefined || value.startsWith('--')) fail(`${name} needs a value`);
   return value;
 }
 
