@@ -261,6 +261,10 @@ export function pdSpring(
   if (dt === 0) return;
   switch (integrator) {
     case 'explicit':
+    case 'semi-implicit': {
+      // Bowles "basics": explicit Euler moves pos with the old vel; semi-implicit Euler updates
+      // vel first and moves pos with the new one.
+      const semiImplicit = integrator === 'semi-implicit';
       for (let i = 0; i < n; i++) {
         const omega = paramAt(uaf, i);
         const zeta = paramAt(dampingRatio, i);
@@ -268,25 +272,12 @@ export function pdSpring(
         const v = vel[i] as number;
         // Bowles: F = ω²·(targetPos − pos) + 2ζω·(targetVel − vel)
         const F = omega * omega * ((targetPos[i] as number) - x) + 2 * zeta * omega * ((targetVel[i] as number) - v);
-        // Bowles "basics" (explicit Euler): pos += vel·dt with the old vel, then vel += F·dt
-        pos[i] = x + v * dt;
-        vel[i] = v + F * dt;
-      }
-      return;
-    case 'semi-implicit':
-      for (let i = 0; i < n; i++) {
-        const omega = paramAt(uaf, i);
-        const zeta = paramAt(dampingRatio, i);
-        const x = pos[i] as number;
-        const v = vel[i] as number;
-        // Bowles: F = ω²·(targetPos − pos) + 2ζω·(targetVel − vel)
-        const F = omega * omega * ((targetPos[i] as number) - x) + 2 * zeta * omega * ((targetVel[i] as number) - v);
-        // Bowles (semi-implicit Euler): vel += F·dt first, then pos += vel·dt with the new vel
         const vNew = v + F * dt;
+        pos[i] = x + (semiImplicit ? vNew : v) * dt;
         vel[i] = vNew;
-        pos[i] = x + vNew * dt;
       }
       return;
+    }
     case 'implicit':
       for (let i = 0; i < n; i++) {
         const omega = paramAt(uaf, i);
