@@ -93,6 +93,10 @@ describe('demo site', () => {
       const x = window.springsDemo!.data('damper')![0]!;
       return x[x.length - 1]! > 3;
     }, null, { timeout: 10_000 });
+    // Freeze at ~3 s, before the 4 s window starts to scroll: a replay then covers exactly the
+    // samples shown (once scrolling, live traces keep a few stale samples a replay drops).
+    await page.click('#pause');
+    await page.waitForTimeout(100);
     expect(await screenshotVariance(page, 'springs', '#plots')).toBeGreaterThan(NON_BLANK_VARIANCE);
 
     // Overlaid 30, 60 and 144 Hz: an exact model gives the same curve at every rate, an
@@ -102,8 +106,6 @@ describe('demo site', () => {
     expect(rateDisagreement(await plotData(page, 'pdSpring-explicit'))).toBeGreaterThan(1e-2);
 
     // Paused, the window is replayed with the new halflife: same times and goal, other values.
-    await page.click('#pause');
-    await page.waitForTimeout(100);
     const before = await plotData(page, 'criticalSpringDamper');
     const halflife = page.locator('#halflife');
     const track = (await halflife.boundingBox())!;
