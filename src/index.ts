@@ -3,28 +3,28 @@
  * SIMD WebAssembly, scalar WebAssembly, or a float64 JS reference.
  * @module
  */
-import type { Backend } from './types.js';
-import type { Solver } from './solver.js';
-import { JsSolver } from './js-solver.js';
-import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from './wasm/wasm-solver.js';
-import { compileBuild, instantiateBuild, type WasmSource } from './wasm/load.js';
-import { simdSupported, wasmSupported } from './wasm/simd-support.js';
-import { checkNumber, describe } from './validate.js';
+import type { Backend } from './core/types.js';
+import type { Solver } from './api/solver.js';
+import { JsSolver } from './backends/js-solver.js';
+import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from './backends/wasm/wasm-solver.js';
+import { compileBuild, instantiateBuild, type WasmSource } from './backends/wasm/load.js';
+import { simdSupported, wasmSupported } from './backends/wasm/simd-support.js';
+import { checkNumber, describe } from './core/validate.js';
 
-export type { Backend, Param } from './types.js';
-export { SpringMode } from './types.js';
-export type { Solver } from './solver.js';
-export type { WasmSource } from './wasm/load.js';
-export { simdSupported, wasmSupported } from './wasm/simd-support.js';
-export * from './conversions.js';
-export { Inertializer, type InertializerOptions, type Pose } from './inertializer.js';
+export type { Backend, Param } from './core/types.js';
+export { SpringMode } from './core/types.js';
+export type { Solver } from './api/solver.js';
+export type { WasmSource } from './backends/wasm/load.js';
+export { simdSupported, wasmSupported } from './backends/wasm/simd-support.js';
+export * from './plain/conversions.js';
+export { Inertializer, type InertializerOptions, type Pose } from './stateful/inertializer.js';
 export type { PdIntegrator, PdSpringOptions } from './methods/pd-spring.js';
-export type { SubstepMode, SubstepOptions } from './substep.js';
-export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from './fixed-stepper.js';
-export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './second-order-dynamics.js';
+export type { SubstepMode, SubstepOptions } from './methods/substep.js';
+export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from './stateful/fixed-stepper.js';
+export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './stateful/second-order-dynamics.js';
 export { fzrToK, kToFzr, criticalTimestep, type KCoefficients, type FzrParameters } from './reference/second-order.js';
-export * from './plain.js';
-export { parseBvh, bvhLocalRotations, bvhLocalPositions, bvhVelocities, type Bvh, type BvhVelocities } from './bvh.js';
+export * from './plain/index.js';
+export { parseBvh, bvhLocalRotations, bvhLocalPositions, bvhVelocities, type Bvh, type BvhVelocities } from './bvh/index.js';
 
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */

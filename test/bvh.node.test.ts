@@ -11,7 +11,7 @@ import {
   bvhVelocities,
   integrateAngularVelocity,
   parseBvh,
-} from '../src/bvh.js';
+} from '../src/bvh/index.js';
 import { angle, inv, mul, toScaledAngleAxis } from '../src/reference/quat.js';
 
 const text = readFileSync(new URL('../../shared/data/pirouette.bvh', import.meta.url), 'utf8');

@@ -3,11 +3,11 @@
  * spring_character_predict), exact with true exp. Kernels: assembly/character.ts; float64
  * reference: src/reference/character.ts.
  */
-import type { Kernel, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
-import { checkNumber } from '../validate.js';
+import type { Kernel, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
+import { checkNumber } from '../core/validate.js';
 import * as reference from '../reference/character.js';
-import { checkAndRun, read, written } from './call.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 /**
  * The most samples per character of one characterPredict call: a call copies arrays outside

@@ -2,10 +2,10 @@
  * Holden's composite springs ("Spring-It-On": double, timed and velocity springs), stepped
  * exactly. Kernels: assembly/composite.ts; float64 reference: src/reference/composite.ts.
  */
-import type { Kernel, ParamSpec, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
+import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
 import * as reference from '../reference/composite.js';
-import { checkAndRun, read, written } from './call.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface CompositeMethods {
   /**

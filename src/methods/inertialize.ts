@@ -5,10 +5,10 @@
  * (src/reference/spring.ts) per element; src/reference/inertialize.ts is the vec3 reference the
  * tests check every backend against.
  */
-import type { Kernel, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
+import type { Kernel, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
 import { decaySpringDamper } from '../reference/spring.js';
-import { checkAndRun, read, written } from './call.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface InertializeMethods {
   /**

@@ -4,11 +4,11 @@
  * assembly/pd-spring.ts; JS backend and oracle: src/reference/pd-spring.ts (which documents the
  * stability region of every integrator).
  */
-import type { Kernel, ParamSpec, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
+import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
 import * as reference from '../reference/pd-spring.js';
-import { describe } from '../validate.js';
-import { checkAndRun, read, written } from './call.js';
+import { describe } from '../core/validate.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 export type PdIntegrator = 'explicit' | 'semi-implicit' | 'implicit' | 'exact';
 

@@ -4,10 +4,10 @@
  * (4 floats), vectors `[x, y, z]` (3 floats), Hamilton product (three.js convention).
  * Kernels: assembly/quat-helpers.ts; JS backend and oracle: src/reference/quat-batch.ts.
  */
-import type { Kernel, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
+import type { Kernel, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
 import * as reference from '../reference/quat-batch.js';
-import { checkAndRun, read, written } from './call.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface QuatHelperMethods {
   /** out = a ⊗ b (rotating by out applies b, then a). */

@@ -7,10 +7,10 @@
  * corrections to the originals these follow (shortest arc everywhere, atan2 log map accurate
  * near the identity, exact halflife-0 limit, continuity-preserving transition).
  */
-import type { Kernel, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
+import type { Kernel, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
 import * as reference from '../reference/quat-spring.js';
-import { checkAndRun, read, written } from './call.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface QuatMethods {
   /**

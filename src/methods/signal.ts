@@ -4,11 +4,11 @@
  * ("Spring-It-On", tracking_spring_update_exact). Kernels: assembly/signal.ts; float64
  * reference: src/reference/signal.ts.
  */
-import type { Kernel, ParamSpec, SolverBase } from '../solver.js';
-import type { Param } from '../types.js';
-import { checkNumber } from '../validate.js';
+import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
+import type { Param } from '../core/types.js';
+import { checkNumber } from '../core/validate.js';
 import * as reference from '../reference/signal.js';
-import { checkAndRun, read, written } from './call.js';
+import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface SignalMethods {
   /**

@@ -2,7 +2,7 @@
  * Spring energy, from Daniel Holden's "Spring-It-On" (section "Resonance", `spring_energy`).
  * @module
  */
-import { frequencyToStiffness } from '../conversions.js';
+import { frequencyToStiffness } from './conversions.js';
 
 /**
  * Energy per unit mass of a spring: potential plus kinetic,

@@ -3,7 +3,7 @@
  * Derivation and numbers: docs/resonance.md.
  * @module
  */
-import { halflifeToDamping } from '../conversions.js';
+import { halflifeToDamping } from './conversions.js';
 
 /**
  * The `frequency` (Hz) to give a spring damper of this `halflife` (s) so that its steady-state

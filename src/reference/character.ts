@@ -11,7 +11,7 @@
  * The divisions by y and y² are written t·φ1(y·t) and t²·ψ(y·t) (exp-integrals.ts), exact as
  * y·t → 0. halflife 0 is the limit y → ∞: v = vGoal, a = 0, x += vGoal·t (t > 0).
  */
-import type { Param } from '../types.js';
+import type { Param } from '../core/types.js';
 import { paramAt } from './critical.js';
 import { phi1, psi } from './exp-integrals.js';
 

@@ -4,7 +4,7 @@
  * (the core springTransition, via critical.ts) toward a goal computed per element. State arrays
  * are updated in place; dt = 0 leaves them unchanged.
  */
-import type { Param } from '../types.js';
+import type { Param } from '../core/types.js';
 import { criticalTransitions, paramAt, simpleSpringStep } from './critical.js';
 
 /**

@@ -4,7 +4,7 @@
  * `x' = g + xx·(x − g) + xv·v`, `v' = vx·(x − g) + vv·v`. Shared by the composite springs and
  * inertialization.
  */
-import { SpringMode, type Param } from '../types.js';
+import { SpringMode, type Param } from '../core/types.js';
 import { springTransition, type SpringTransition } from './spring-transition.js';
 import { stiffnessAndDamping } from './spring.js';
 

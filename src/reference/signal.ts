@@ -4,7 +4,7 @@
  * dead_blending_update) and the exact tracking spring ("Spring-It-On",
  * tracking_spring_update_exact). State arrays are updated in place.
  */
-import type { Param } from '../types.js';
+import type { Param } from '../core/types.js';
 import { springTransition } from './spring-transition.js';
 import { paramAt } from './critical.js';
 import { phi1 } from './exp-integrals.js';

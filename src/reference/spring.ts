@@ -2,7 +2,7 @@
  * JS reference (and JS backend) of the damper and spring family from Holden's "Spring-It-On".
  * Plain float64 maths per element; results are stored back into the Float32Arrays.
  */
-import { SpringMode, type Param } from '../types.js';
+import { SpringMode, type Param } from '../core/types.js';
 import { springTransition } from './spring-transition.js';
 
 const LN2 = Math.LN2;

@@ -3,7 +3,7 @@
  * dist/bvh.js; not a public entry point, so imported by path), as local rotations, positions
  * and finite-difference velocities, frame-major (frame f, bone b at (f·bones + b)·width).
  */
-import { bvhLocalPositions, bvhLocalRotations, bvhVelocities, parseBvh } from '../../../../dist/bvh.js';
+import { bvhLocalPositions, bvhLocalRotations, bvhVelocities, parseBvh } from '../../../../dist/bvh/index.js';
 
 export interface Clip {
   names: string[];

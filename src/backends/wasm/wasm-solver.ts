@@ -8,10 +8,10 @@
  *   [SCRATCH, +SLOTS·SLOT_BYTES) chunks of arrays that live outside this memory (copy path)
  *   [arena, arena + memoryBytes) alloc() arrays
  */
-import { SolverBase, out, input, type Kernel, type Operand } from '../solver.js';
+import { SolverBase, out, input, type Kernel, type Operand } from '../../api/solver.js';
 import { checkLength } from '../js-solver.js';
-import { describe, firstInvalidJs, type ParamRule } from '../validate.js';
-import type { Param, SpringMode } from '../types.js';
+import { describe, firstInvalidJs, type ParamRule } from '../../core/validate.js';
+import type { Param, SpringMode } from '../../core/types.js';
 import { Allocator } from './allocator.js';
 import type { KernelExports } from './kernel-exports.js';
 

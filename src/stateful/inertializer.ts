@@ -8,12 +8,12 @@
  * vector and quaternion inertializeUpdate of src/reference), plus one kernel over the roots when a
  * root bone is given (re-anchored as Motion-Matching does; see {@link InertializerOptions.rootBone}).
  */
-import { SolverBase, input as read, out as written, type Kernel, type Solver } from './solver.js';
-import type { Param } from './types.js';
-import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from './validate.js';
-import { rootAnchorApply, rootAnchorTransition } from './reference/root-anchor.js';
-import { inertializeUpdate } from './reference/inertialize.js';
-import { quatInertializeUpdate } from './reference/quat-spring.js';
+import { SolverBase, input as read, out as written, type Kernel, type Solver } from '../api/solver.js';
+import type { Param } from '../core/types.js';
+import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
+import { rootAnchorApply, rootAnchorTransition } from '../reference/root-anchor.js';
+import { inertializeUpdate } from '../reference/inertialize.js';
+import { quatInertializeUpdate } from '../reference/quat-spring.js';
 
 /**
  * A pose of every bone of every character, character-major (bone b of character c is element

@@ -14,7 +14,7 @@
  * - angular velocities are in the parent's frame (the frame the local rotation maps into),
  *   i.e. `dq/dt = ½ ω ⊗ q`, in rad/s.
  */
-import { abs, fromScaledAngleAxis, inv, mul, normalize, toScaledAngleAxis } from './reference/quat.js';
+import { abs, fromScaledAngleAxis, inv, mul, normalize, toScaledAngleAxis } from '../reference/quat.js';
 
 /** Parsed BVH file. Frame-major layouts: value of frame `f`, joint `j` is at `(f * joints + j) * stride`. */
 export interface Bvh {

@@ -4,8 +4,8 @@
  * memory, so solver methods step it in place. Semantics of the float64 reference
  * FixedStepAccumulator (src/reference/substep.ts).
  */
-import { SolverBase, type Solver } from './solver.js';
-import { checkNumber, describe } from './validate.js';
+import { SolverBase, type Solver } from '../api/solver.js';
+import { checkNumber, describe } from '../core/validate.js';
 import { OwnedArrays } from './owned-arrays.js';
 
 /** Advances the fixed state (pos, vel) in place by dt, e.g. with a solver method. */

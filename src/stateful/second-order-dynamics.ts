@@ -5,13 +5,13 @@
  * Kernels: assembly/second-order.ts; JS backend and oracle: SecondOrderDynamicsReference
  * (src/reference/second-order.ts), which documents each method and its stability.
  */
-import { SolverBase, input, out, type Kernel, type Solver } from './solver.js';
-import type { Param } from './types.js';
-import { SecondOrderDynamicsReference, type SecondOrderMethod } from './reference/second-order.js';
-import { checkNumber, checkOverlap, describe } from './validate.js';
+import { SolverBase, input, out, type Kernel, type Solver } from '../api/solver.js';
+import type { Param } from '../core/types.js';
+import { SecondOrderDynamicsReference, type SecondOrderMethod } from '../reference/second-order.js';
+import { checkNumber, checkOverlap, describe } from '../core/validate.js';
 import { OwnedArrays } from './owned-arrays.js';
 
-export type { SecondOrderMethod } from './reference/second-order.js';
+export type { SecondOrderMethod } from '../reference/second-order.js';
 
 export interface SecondOrderDynamicsOptions {
   /** The integration method; default 'pole-zero'. */

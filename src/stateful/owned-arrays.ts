@@ -2,7 +2,7 @@
  * Arrays that an object (FixedStepper, SecondOrderDynamics) allocates from a solver and returns
  * all together when it is disposed.
  */
-import type { SolverBase } from './solver.js';
+import type { SolverBase } from '../api/solver.js';
 
 export class OwnedArrays {
   private readonly arrays: Float32Array[] = [];

@@ -1,8 +1,8 @@
 /** The JS backend: the float64 reference implementation behind the Solver API. */
-import { SolverBase, type Kernel, type Operand } from './solver.js';
-import { firstInvalidJs, checkNumber, describe, type ParamRule } from './validate.js';
-import type { Param, SpringMode } from './types.js';
-import * as reference from './reference/spring.js';
+import { SolverBase, type Kernel, type Operand } from '../api/solver.js';
+import { firstInvalidJs, checkNumber, describe, type ParamRule } from '../core/validate.js';
+import type { Param, SpringMode } from '../core/types.js';
+import * as reference from '../reference/spring.js';
 
 export class JsSolver extends SolverBase {
   readonly backend = 'js' as const;

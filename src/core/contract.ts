@@ -3,8 +3,8 @@
  * is written when it throws), then run the kernel with the checked arrays as its operands, in
  * the order given.
  */
-import type { Kernel, ParamSpec, SolverBase } from '../solver.js';
-import type { ArrayArg } from '../validate.js';
+import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
+import type { ArrayArg } from './validate.js';
 
 /** An array the call writes (state updated in place, or an output). */
 export function written(name: string, array: Float32Array, width = 1): ArrayArg {

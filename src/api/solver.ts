@@ -2,8 +2,8 @@
  * The Solver API and the checks every backend shares. A backend implements the `run*` kernels
  * (called only with validated arguments), memory management and the parameter scan.
  */
-import { SpringMode, type Backend, type Param } from './types.js';
-import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type ParamRule } from './validate.js';
+import { SpringMode, type Backend, type Param } from '../core/types.js';
+import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type ParamRule } from '../core/validate.js';
 
 /**
  * A batch solver. Every state array is a Float32Array updated in place; element i of every
@@ -187,14 +187,14 @@ export abstract class SolverBase implements Solver {
 // Families of methods beyond the core spring family live in src/methods/<family>.ts, each an
 // object of methods written against SolverBase's checkCall/runKernel, mixed in here: add the
 // import, the interface to FamilyMethods, and the object to the Object.assign call.
-import { compositeMethods, type CompositeMethods } from './methods/composite.js';
-import { characterMethods, type CharacterMethods } from './methods/character.js';
-import { inertializeMethods, type InertializeMethods } from './methods/inertialize.js';
-import { signalMethods, type SignalMethods } from './methods/signal.js';
-import { pdSpringMethods, type PdSpringMethods } from './methods/pd-spring.js';
-import { substepMethods, type SubstepMethods } from './substep.js';
-import { quatMethods, type QuatMethods } from './methods/quat.js';
-import { quatHelperMethods, type QuatHelperMethods } from './methods/quat-helpers.js';
+import { compositeMethods, type CompositeMethods } from '../methods/composite.js';
+import { characterMethods, type CharacterMethods } from '../methods/character.js';
+import { inertializeMethods, type InertializeMethods } from '../methods/inertialize.js';
+import { signalMethods, type SignalMethods } from '../methods/signal.js';
+import { pdSpringMethods, type PdSpringMethods } from '../methods/pd-spring.js';
+import { substepMethods, type SubstepMethods } from '../methods/substep.js';
+import { quatMethods, type QuatMethods } from '../methods/quat.js';
+import { quatHelperMethods, type QuatHelperMethods } from '../methods/quat-helpers.js';
 
 interface FamilyMethods
   extends CompositeMethods, CharacterMethods, InertializeMethods, SignalMethods,

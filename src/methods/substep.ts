@@ -4,9 +4,9 @@
  * (src/reference/substep.ts): it is pure bookkeeping over the caller's step, with no arithmetic
  * on the state, so the solver uses it as it is, after its own argument checks.
  */
-import type { SolverBase } from './solver.js';
-import { substepMaxDt, substepUniform } from './reference/substep.js';
-import { checkNumber, describe } from './validate.js';
+import type { SolverBase } from '../api/solver.js';
+import { substepMaxDt, substepUniform } from '../reference/substep.js';
+import { checkNumber, describe } from '../core/validate.js';
 
 /**
  * 'max-dt': floor(dt/maxDt) steps of exactly maxDt, then the remainder as one shorter step.

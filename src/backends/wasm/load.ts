@@ -1,6 +1,6 @@
 /**
  * Finding, compiling and instantiating the two wasm builds, in Node and in browsers.
- * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
+ * The .wasm files sit next to the compiled JS; `new URL('../../wasm/x.wasm', import.meta.url)` with a
  * literal path is what bundlers (Vite, webpack, esbuild) recognise and copy as an asset.
  */
 import type { KernelExports } from './kernel-exports.js';
@@ -12,8 +12,8 @@ export type WasmSource = URL | string | BufferSource | Response | WebAssembly.Mo
 
 export function defaultWasmUrl(build: WasmBuild): URL {
   return build === 'simd'
-    ? new URL('./spring-solver.simd.wasm', import.meta.url)
-    : new URL('./spring-solver.scalar.wasm', import.meta.url);
+    ? new URL('../../wasm/spring-solver.simd.wasm', import.meta.url)
+    : new URL('../../wasm/spring-solver.scalar.wasm', import.meta.url);
 }
 
 const compiled = new Map<WasmBuild, Promise<WebAssembly.Module>>();
