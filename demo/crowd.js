@@ -9,7 +9,8 @@
 //   npm run build && node demo/crowd.js
 import { readFileSync } from 'node:fs';
 import { mulberry32 } from '../tools/mulberry32.js';
-import { createSolver, Inertializer, parseBvh, bvhLocalPositions, bvhLocalRotations, bvhVelocities } from '../dist/index.js';
+import { createSolver, Inertializer } from '../dist/index.js';
+import { parseBvh, bvhLocalPositions, bvhLocalRotations, bvhVelocities } from '../dist/bvh/index.js';
 
 const COUNT = 250;
 const DT = 1 / 60;

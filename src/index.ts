@@ -1,86 +1,18 @@
 /**
  * spring-solver: exact, batched springs and dampers (Holden's "Spring-It-On" family) on
  * SIMD WebAssembly, scalar WebAssembly, or a float64 JS reference.
+ * The BVH parser is at `spring-solver/bvh`, the float64 reference at `spring-solver/reference`.
  * @module
  */
-import type { Backend } from './core/types.js';
-import type { Solver } from './api/solver.js';
-import { JsSolver } from './backends/js-solver.js';
-import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from './backends/wasm/wasm-solver.js';
-import { compileBuild, instantiateBuild, type WasmSource } from './backends/wasm/load.js';
-import { simdSupported, wasmSupported } from './backends/wasm/simd-support.js';
-import { checkNumber, describe } from './core/validate.js';
-
 export type { Backend, Param } from './core/types.js';
 export { SpringMode } from './core/types.js';
 export type { Solver } from './api/solver.js';
 export type { WasmSource } from './backends/wasm/load.js';
 export { simdSupported, wasmSupported } from './backends/wasm/simd-support.js';
-export * from './plain/conversions.js';
 export { Inertializer, type InertializerOptions, type Pose } from './stateful/inertializer.js';
 export type { PdIntegrator, PdSpringOptions } from './methods/pd-spring.js';
 export type { SubstepMode, SubstepOptions } from './methods/substep.js';
 export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from './stateful/fixed-stepper.js';
 export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './stateful/second-order-dynamics.js';
-export { fzrToK, kToFzr, criticalTimestep, type KCoefficients, type FzrParameters } from './reference/second-order.js';
 export * from './plain/index.js';
-export { parseBvh, bvhLocalRotations, bvhLocalPositions, bvhVelocities, type Bvh, type BvhVelocities } from './bvh/index.js';
-
-export interface SolverOptions {
-  /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */
-  backend?: Backend;
-  /** Bytes available to alloc() in a wasm solver, fixed for its life. Default 64 MiB. */
-  memoryBytes?: number;
-  /** Where to load the wasm builds from, when the default (next to this file) does not suit the bundler or server. */
-  wasm?: { simd?: WasmSource; scalar?: WasmSource };
-}
-
-const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
-
-/** Creates a solver on the requested backend, or on the best one this engine supports. */
-export async function createSolver(options: SolverOptions = {}): Promise<Solver> {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`createSolver: options must be an object, got ${describe(options)}`);
-  }
-  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {} } = options;
-  if (backend !== undefined && !BACKENDS.includes(backend)) {
-    throw new RangeError(`createSolver: backend is ${JSON.stringify(backend)}; it must be one of ${BACKENDS.join(', ')}`);
-  }
-  checkNumber('createSolver', 'memoryBytes', memoryBytes, 'positive');
-  if (!Number.isInteger(memoryBytes) || memoryBytes > 2 ** 31) {
-    throw new RangeError(`createSolver: memoryBytes is ${memoryBytes}; it must be a whole number of bytes up to 2 GiB`);
-  }
-  if (backend === 'js') return new JsSolver();
-  if (backend === 'simd') {
-    if (!simdSupported()) throw new RangeError("createSolver: backend 'simd' is not supported by this JavaScript engine");
-    return createWasmSolver('simd', memoryBytes, wasm.simd);
-  }
-  if (backend === 'wasm') {
-    if (!wasmSupported()) throw new RangeError("createSolver: backend 'wasm' is not supported: WebAssembly is missing");
-    return createWasmSolver('wasm', memoryBytes, wasm.scalar);
-  }
-  // Best available. A build that fails to load (blocked by a Content-Security-Policy, missing
-  // file) falls back to the next; `solver.backend` tells which one runs.
-  if (simdSupported()) {
-    try {
-      return await createWasmSolver('simd', memoryBytes, wasm.simd);
-    } catch {
-      /* fall through to the scalar build */
-    }
-  }
-  if (wasmSupported()) {
-    try {
-      return await createWasmSolver('wasm', memoryBytes, wasm.scalar);
-    } catch {
-      /* fall through to JS */
-    }
-  }
-  return new JsSolver();
-}
-
-async function createWasmSolver(backend: 'simd' | 'wasm', memoryBytes: number, source?: WasmSource): Promise<WasmSolver> {
-  const build = backend === 'simd' ? 'simd' : 'scalar';
-  const module = await compileBuild(build, source);
-  const memory = createMemory(memoryBytes);
-  return new WasmSolver(backend, await instantiateBuild(module, memory), memory);
-}
+export { createSolver, type SolverOptions } from './api/create-solver.js';

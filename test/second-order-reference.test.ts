@@ -1,13 +1,8 @@
 // Tests of the float64 reference of t3ssel8r's second-order dynamics
 // ("Giving Personality to Procedural Animations using Math"). Node and browser: no fs.
 import { describe, expect, it } from 'vitest';
-import {
-  SecondOrderDynamicsReference,
-  criticalTimestep,
-  fzrToK,
-  kToFzr,
-  type SecondOrderMethod,
-} from '../src/reference/second-order.js';
+import { SecondOrderDynamicsReference, type SecondOrderMethod } from '../src/reference/second-order.js';
+import { criticalTimestep, fzrToK, kToFzr } from '../src/plain/second-order-parameters.js';
 import { mulberry32 } from './helpers/random.js';
 import { spectralRadius as spectralRadiusOf } from './helpers/closed-form.js';
 

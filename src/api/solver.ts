@@ -4,6 +4,8 @@
  */
 import { SpringMode, type Backend, type Param } from '../core/types.js';
 import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type ParamRule } from '../core/validate.js';
+import type { Kernel, KernelHost, Operand, ParamSpec } from '../core/contract.js';
+import { families, type FamilyMethods } from '../methods/families.js';
 
 /**
  * A batch solver. Every state array is a Float32Array updated in place; element i of every
@@ -42,37 +44,7 @@ export interface Solver {
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
 }
 
-export type ParamSpec = [name: string, value: Param, rule: ParamRule];
-
-/** An array argument of a kernel: null for an absent optional array (the kernel sees pointer 0). */
-export interface Operand {
-  array: Float32Array | null;
-  /** Floats per element. */
-  width: number;
-  output: boolean;
-}
-
-/** An output array operand. */
-export function out(array: Float32Array, width = 1): Operand {
-  return { array, width, output: true };
-}
-
-/** An input array operand (null: absent, pointer 0). */
-export function input(array: Float32Array | null, width = 1): Operand {
-  return { array, width, output: false };
-}
-
-/**
- * A kernel run the same way on every backend. The wasm export is called as
- * `(pointer per operand…, n, (pointer, stride) per param…, scalars…)`, where stride 0 means a
- * broadcast value; `js` is the float64 reference taking the same operands, params and scalars.
- */
-export interface Kernel {
-  wasm: string;
-  js: (arrays: (Float32Array | null)[], params: Param[], scalars: number[], n: number) => void;
-}
-
-export abstract class SolverBase implements Solver {
+export abstract class SolverBase implements Solver, KernelHost {
   abstract readonly backend: Backend;
   private disposed = false;
 
@@ -113,11 +85,9 @@ export abstract class SolverBase implements Solver {
   /**
    * Checks a call: not disposed, arrays, parameters, overlaps, dt. Returns the parameters, with
    * uniform numbers rounded to float32 when another parameter is per-element (they then travel
-   * with the per-element values, so every backend sees the same float32 value).
-   */
-  /**
-   * `roundUniform`: round every number parameter to float32 (generic kernels carry uniform
-   * parameters as float32 broadcast values, so the reference must see the same value).
+   * with the per-element values, so every backend sees the same float32 value), or always when
+   * `roundUniform` is set (generic kernels carry uniform parameters as float32 broadcast values,
+   * so the reference must see the same value).
    * @internal
    */
   checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown, roundUniform = false): Param[] {
@@ -184,26 +154,8 @@ export abstract class SolverBase implements Solver {
   }
 }
 
-// Families of methods beyond the core spring family live in src/methods/<family>.ts, each an
-// object of methods written against SolverBase's checkCall/runKernel, mixed in here: add the
-// import, the interface to FamilyMethods, and the object to the Object.assign call.
-import { compositeMethods, type CompositeMethods } from '../methods/composite.js';
-import { characterMethods, type CharacterMethods } from '../methods/character.js';
-import { inertializeMethods, type InertializeMethods } from '../methods/inertialize.js';
-import { signalMethods, type SignalMethods } from '../methods/signal.js';
-import { pdSpringMethods, type PdSpringMethods } from '../methods/pd-spring.js';
-import { substepMethods, type SubstepMethods } from '../methods/substep.js';
-import { quatMethods, type QuatMethods } from '../methods/quat.js';
-import { quatHelperMethods, type QuatHelperMethods } from '../methods/quat-helpers.js';
-
-interface FamilyMethods
-  extends CompositeMethods, CharacterMethods, InertializeMethods, SignalMethods,
-    PdSpringMethods, SubstepMethods, QuatMethods, QuatHelperMethods {}
-// Declaration merging: the families' methods are part of the Solver interface and of the class.
+// The families of methods beyond the core springs (src/methods/families.ts) are part of the
+// Solver interface and of the class, by declaration merging and one Object.assign.
 export interface Solver extends FamilyMethods {}
 export interface SolverBase extends FamilyMethods {}
-Object.assign(
-  SolverBase.prototype,
-  compositeMethods, characterMethods, inertializeMethods, signalMethods,
-  pdSpringMethods, substepMethods, quatMethods, quatHelperMethods,
-);
+Object.assign(SolverBase.prototype, ...Object.values(families));

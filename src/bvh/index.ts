@@ -1,6 +1,6 @@
 /**
  * A small BVH (Biovision Hierarchy) parser plus helpers that turn its channels into local joint
- * rotations/positions and finite-difference velocities.
+ * rotations/positions and finite-difference velocities. Importable as `spring-solver/bvh`.
  *
  * Conventions:
  * - joints are numbered in file order (depth first), the root(s) have parent -1; "End Site"

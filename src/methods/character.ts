@@ -3,11 +3,8 @@
  * spring_character_predict), exact with true exp. Kernels: assembly/character.ts; float64
  * reference: src/reference/character.ts.
  */
-import type { Kernel, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
-import { checkNumber } from '../core/validate.js';
+import { checkAndRun, checkNumber, read, written, type Kernel, type KernelHost, type Param } from '../core/contract.js';
 import * as reference from '../reference/character.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 /**
  * The most samples per character of one characterPredict call: a call copies arrays outside
@@ -49,7 +46,7 @@ const PREDICT: Kernel = {
     reference.characterPredict(px!, pv!, pa!, x!, v!, a!, vGoal!, halflife, dt, count),
 };
 
-export const characterMethods: CharacterMethods & ThisType<SolverBase> = {
+export const characterMethods: CharacterMethods & ThisType<KernelHost> = {
   characterUpdate(x, v, a, vGoal, halflife, dt) {
     const arrays = [written('x', x), written('v', v), written('a', a), read('vGoal', vGoal)];
     checkAndRun(this, 'characterUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);

@@ -2,10 +2,8 @@
  * Holden's composite springs ("Spring-It-On": double, timed and velocity springs), stepped
  * exactly. Kernels: assembly/composite.ts; float64 reference: src/reference/composite.ts.
  */
-import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
+import { checkAndRun, read, written, type Kernel, type KernelHost, type Param, type ParamSpec } from '../core/contract.js';
 import * as reference from '../reference/composite.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface CompositeMethods {
   /**
@@ -59,7 +57,7 @@ const VELOCITY: Kernel = {
     reference.velocitySpringDamper(x!, v!, xi!, g!, speed, halflife, dt, apprehension),
 };
 
-export const compositeMethods: CompositeMethods & ThisType<SolverBase> = {
+export const compositeMethods: CompositeMethods & ThisType<KernelHost> = {
   doubleSpringDamper(x, v, xi, vi, g, halflife, dt) {
     const arrays = [written('x', x), written('v', v), written('xi', xi), written('vi', vi), read('g', g)];
     checkAndRun(this, 'doubleSpringDamper', DOUBLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);

@@ -5,10 +5,8 @@
  * (src/reference/spring.ts) per element; src/reference/inertialize.ts is the vec3 reference the
  * tests check every backend against.
  */
-import type { Kernel, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
+import { checkAndRun, read, written, type Kernel, type KernelHost, type Param } from '../core/contract.js';
 import { decaySpringDamper } from '../reference/spring.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface InertializeMethods {
   /**
@@ -53,7 +51,7 @@ const UPDATE: Kernel = {
   },
 };
 
-export const inertializeMethods: InertializeMethods & ThisType<SolverBase> = {
+export const inertializeMethods: InertializeMethods & ThisType<KernelHost> = {
   inertializeTransition(offX, offV, srcX, srcV, dstX, dstV) {
     const arrays = [written('offX', offX), written('offV', offV), read('srcX', srcX), read('srcV', srcV), read('dstX', dstX), read('dstV', dstV)];
     checkAndRun(this, 'inertializeTransition', TRANSITION, arrays, [], 0, []);

@@ -4,11 +4,8 @@
  * assembly/pd-spring.ts; JS backend and oracle: src/reference/pd-spring.ts (which documents the
  * stability region of every integrator).
  */
-import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
+import { checkAndRun, describe, read, written, type Kernel, type KernelHost, type KernelName, type Param, type ParamSpec } from '../core/contract.js';
 import * as reference from '../reference/pd-spring.js';
-import { describe } from '../core/validate.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 export type PdIntegrator = 'explicit' | 'semi-implicit' | 'implicit' | 'exact';
 
@@ -45,7 +42,7 @@ export interface PdSpringMethods {
   ): void;
 }
 
-function kernel(wasm: string, integrator: PdIntegrator): Kernel {
+function kernel(wasm: KernelName, integrator: PdIntegrator): Kernel {
   return {
     wasm,
     js: ([pos, vel, targetPos, targetVel], [uaf, zeta], [dt]) =>
@@ -86,7 +83,7 @@ function integratorKernel(options: unknown): Kernel {
   return INTEGRATORS[integrator];
 }
 
-export const pdSpringMethods: PdSpringMethods & ThisType<SolverBase> = {
+export const pdSpringMethods: PdSpringMethods & ThisType<KernelHost> = {
   pdSpring(pos, vel, targetPos, targetVel, uaf, dampingRatio, dt, options) {
     this.checkLive('pdSpring');
     const kernel = integratorKernel(options);

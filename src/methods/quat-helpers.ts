@@ -4,10 +4,8 @@
  * (4 floats), vectors `[x, y, z]` (3 floats), Hamilton product (three.js convention).
  * Kernels: assembly/quat-helpers.ts; JS backend and oracle: src/reference/quat-batch.ts.
  */
-import type { Kernel, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
+import { checkAndRun, read, written, type Kernel, type KernelHost, type KernelName, type Param } from '../core/contract.js';
 import * as reference from '../reference/quat-batch.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface QuatHelperMethods {
   /** out = a ⊗ b (rotating by out applies b, then a). */
@@ -39,7 +37,7 @@ export interface QuatHelperMethods {
 }
 
 /** A helper kernel: the operands are the checked arrays; `t` is the only parameter (slerp). */
-function kernel(wasm: string, js: (a: Float32Array[], t: Param) => void): Kernel {
+function kernel(wasm: KernelName, js: (a: Float32Array[], t: Param) => void): Kernel {
   return { wasm, js: (arrays, params) => js(arrays as Float32Array[], params[0]) };
 }
 
@@ -55,7 +53,7 @@ const SLERP = kernel('quatSlerp', ([out, a, b], t) => reference.quatSlerp(out, a
 const q4 = (name: string, array: Float32Array) => read(name, array, 4);
 const v3 = (name: string, array: Float32Array) => read(name, array, 3);
 
-export const quatHelperMethods: QuatHelperMethods & ThisType<SolverBase> = {
+export const quatHelperMethods: QuatHelperMethods & ThisType<KernelHost> = {
   quatMul(out, a, b) {
     checkAndRun(this, 'quatMul', MUL, [written('out', out, 4), q4('a', a), q4('b', b)], [], 0, []);
   },

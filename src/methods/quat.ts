@@ -7,10 +7,8 @@
  * corrections to the originals these follow (shortest arc everywhere, atan2 log map accurate
  * near the identity, exact halflife-0 limit, continuity-preserving transition).
  */
-import type { Kernel, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
+import { checkAndRun, read, written, type Kernel, type KernelHost, type Param } from '../core/contract.js';
 import * as reference from '../reference/quat-spring.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface QuatMethods {
   /**
@@ -70,7 +68,7 @@ const UPDATE: Kernel = {
 const quat = (name: string, array: Float32Array) => written(name, array, 4);
 const vec = (name: string, array: Float32Array) => written(name, array, 3);
 
-export const quatMethods: QuatMethods & ThisType<SolverBase> = {
+export const quatMethods: QuatMethods & ThisType<KernelHost> = {
   quatSimpleSpringDamper(q, w, qGoal, halflife, dt) {
     const arrays = [quat('q', q), vec('w', w), read('qGoal', qGoal, 4)];
     checkAndRun(this, 'quatSimpleSpringDamper', SIMPLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);

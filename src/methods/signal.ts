@@ -4,11 +4,8 @@
  * ("Spring-It-On", tracking_spring_update_exact). Kernels: assembly/signal.ts; float64
  * reference: src/reference/signal.ts.
  */
-import type { Kernel, ParamSpec, SolverBase } from '../api/solver.js';
-import type { Param } from '../core/types.js';
-import { checkNumber } from '../core/validate.js';
+import { checkAndRun, checkNumber, read, written, type Kernel, type KernelHost, type Param, type ParamSpec } from '../core/contract.js';
 import * as reference from '../reference/signal.js';
-import { checkAndRun, read, written } from '../core/contract.js';
 
 export interface SignalMethods {
   /**
@@ -84,7 +81,7 @@ function checkAtMostOne(method: string, name: string, gain: Param): void {
   }
 }
 
-export const signalMethods: SignalMethods & ThisType<SolverBase> = {
+export const signalMethods: SignalMethods & ThisType<KernelHost> = {
   extrapolate(x, v, halflife, dt) {
     checkAndRun(this, 'extrapolate', EXTRAPOLATE, [written('x', x), written('v', v)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },

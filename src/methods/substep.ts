@@ -4,9 +4,8 @@
  * (src/reference/substep.ts): it is pure bookkeeping over the caller's step, with no arithmetic
  * on the state, so the solver uses it as it is, after its own argument checks.
  */
-import type { SolverBase } from '../api/solver.js';
+import { checkNumber, describe, type KernelHost } from '../core/contract.js';
 import { substepMaxDt, substepUniform } from '../reference/substep.js';
-import { checkNumber, describe } from '../core/validate.js';
 
 /**
  * 'max-dt': floor(dt/maxDt) steps of exactly maxDt, then the remainder as one shorter step.
@@ -32,7 +31,7 @@ export interface SubstepMethods {
 
 const MODES: readonly SubstepMode[] = ['max-dt', 'uniform'];
 
-export const substepMethods: SubstepMethods & ThisType<SolverBase> = {
+export const substepMethods: SubstepMethods & ThisType<KernelHost> = {
   substep(dt, options, step) {
     this.checkLive('substep');
     checkNumber('substep', 'dt', dt, 'nonNegative');

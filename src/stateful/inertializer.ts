@@ -8,12 +8,14 @@
  * vector and quaternion inertializeUpdate of src/reference), plus one kernel over the roots when a
  * root bone is given (re-anchored as Motion-Matching does; see {@link InertializerOptions.rootBone}).
  */
-import { SolverBase, input as read, out as written, type Kernel, type Solver } from '../api/solver.js';
+import { SolverBase, type Solver } from '../api/solver.js';
+import { input as read, out as written, type Kernel } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
 import { rootAnchorApply, rootAnchorTransition } from '../reference/root-anchor.js';
 import { inertializeUpdate } from '../reference/inertialize.js';
 import { quatInertializeUpdate } from '../reference/quat-spring.js';
+import { OwnedArrays } from './owned-arrays.js';
 
 /**
  * A pose of every bone of every character, character-major (bone b of character c is element
@@ -84,7 +86,7 @@ export class Inertializer {
   /** The root bone, or null. */
   readonly rootBone: number | null;
   private readonly solver: SolverBase;
-  private readonly owned: Float32Array[] = [];
+  private readonly owned: OwnedArrays;
   private readonly offX: Float32Array;
   private readonly offV: Float32Array;
   private readonly offQ: Float32Array;
@@ -122,6 +124,7 @@ export class Inertializer {
     }
     this.rootBone = rootBone ?? null;
     this.solver = solver;
+    this.owned = new OwnedArrays(solver);
     const n = count * bones;
     try {
       this.offX = this.alloc(3 * n);
@@ -230,15 +233,11 @@ export class Inertializer {
   }
 
   private alloc(length: number): Float32Array {
-    const array = this.solver.alloc(length);
-    this.owned.push(array);
-    return array;
+    return this.owned.alloc(length);
   }
 
   private release(): void {
-    if (this.solver.isDisposed()) return; // its memory is gone already
-    for (const array of this.owned) this.solver.free(array);
-    this.owned.length = 0;
+    this.owned.release();
   }
 
   private checkUsable(method: string): void {
@@ -277,7 +276,7 @@ export class Inertializer {
   }
 
   private stateArrays(): NamedArray[] {
-    return this.owned.map((array, i) => ({ name: `the Inertializer's state array ${i}`, array, output: true }));
+    return this.owned.all.map((array, i) => ({ name: `the Inertializer's state array ${i}`, array, output: true }));
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Arrays that an object (FixedStepper, SecondOrderDynamics) allocates from a solver and returns
+ * Arrays that an object (Inertializer, FixedStepper, SecondOrderDynamics) allocates from a solver and returns
  * all together when it is disposed.
  */
 import type { SolverBase } from '../api/solver.js';
@@ -14,6 +14,11 @@ export class OwnedArrays {
     const array = this.solver.alloc(length);
     this.arrays.push(array);
     return array;
+  }
+
+  /** The arrays allocated so far, in order. */
+  get all(): readonly Float32Array[] {
+    return this.arrays;
   }
 
   /** Frees every array; nothing to free once the solver is disposed (its memory is gone). */

@@ -5,7 +5,8 @@
  * Kernels: assembly/second-order.ts; JS backend and oracle: SecondOrderDynamicsReference
  * (src/reference/second-order.ts), which documents each method and its stability.
  */
-import { SolverBase, input, out, type Kernel, type Solver } from '../api/solver.js';
+import { SolverBase, type Solver } from '../api/solver.js';
+import { input, out, type Kernel, type KernelName } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { SecondOrderDynamicsReference, type SecondOrderMethod } from '../reference/second-order.js';
 import { checkNumber, checkOverlap, describe } from '../core/validate.js';
@@ -21,7 +22,7 @@ export interface SecondOrderDynamicsOptions {
 /** Coefficients per channel of the widest method ('exact': k1, k3, m00, m01, m10, m11). */
 const COEFFICIENT_PLANES = 6;
 
-const WASM_KERNELS: Record<SecondOrderMethod, string> = {
+const WASM_KERNELS: Record<SecondOrderMethod, KernelName> = {
   'euler-substep': 'secondOrderEulerSubstep',
   clamped: 'secondOrderClamped',
   'pole-zero': 'secondOrderPoleZero',

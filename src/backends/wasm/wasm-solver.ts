@@ -8,7 +8,8 @@
  *   [SCRATCH, +SLOTS·SLOT_BYTES) chunks of arrays that live outside this memory (copy path)
  *   [arena, arena + memoryBytes) alloc() arrays
  */
-import { SolverBase, out, input, type Kernel, type Operand } from '../../api/solver.js';
+import { SolverBase } from '../../api/solver.js';
+import { out, input, type Kernel, type Operand } from '../../core/contract.js';
 import { checkLength } from '../js-solver.js';
 import { describe, firstInvalidJs, type ParamRule } from '../../core/validate.js';
 import type { Param, SpringMode } from '../../core/types.js';
