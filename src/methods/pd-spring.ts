@@ -7,7 +7,9 @@
 import { checkAndRun, describe, read, written, type Kernel, type KernelHost, type KernelName, type Param, type ParamSpec } from '../core/contract.js';
 import * as reference from '../reference/pd-spring.js';
 
-export type PdIntegrator = 'explicit' | 'semi-implicit' | 'implicit' | 'exact';
+import type { PdIntegrator } from '../reference/pd-spring.js';
+
+export type { PdIntegrator } from '../reference/pd-spring.js';
 
 export interface PdSpringOptions {
   /** The integration scheme; default 'implicit' (Bowles' stable PD). */

@@ -9,8 +9,7 @@
  * (zero offset, zero velocity); `dt === 0` leaves the state untouched, for every halflife.
  */
 
-/** Packed float storage accepted by the kernels. */
-export type FloatArray = Float32Array | Float64Array;
+import type { FloatArray } from './float-array.js';
 /** One halflife (seconds) for all bones, or one per bone. */
 export type Halflife = number | ArrayLike<number>;
 

@@ -47,8 +47,7 @@
  * See `linearTransition` for how the coefficients are evaluated without cancellation.
  */
 
-/** Storage accepted for batched state: float32 (the library format) or float64. */
-export type FloatArray = Float32Array | Float64Array;
+import type { FloatArray } from './float-array.js';
 
 /** A per-batch parameter: one number for every element, or one value per element. */
 export type PdParam = number | FloatArray;

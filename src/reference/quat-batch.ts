@@ -5,7 +5,7 @@
  * element count of `out`. Each element is read before it is written, so an input may be `out`.
  */
 import { abs, fromScaledAngleAxis, inv, load3, load4, mul, normalize, rotate, slerp, store3, store4, toScaledAngleAxis } from './quat.js';
-import type { FloatArray } from './quat-spring.js';
+import type { FloatArray } from './float-array.js';
 
 /** One slerp amount for all elements, or one per element. */
 export type Amount = number | ArrayLike<number>;

@@ -31,8 +31,7 @@ import {
   toScaledAngleAxis,
 } from './quat.js';
 
-/** Packed float storage accepted by the kernels. */
-export type FloatArray = Float32Array | Float64Array;
+import type { FloatArray } from './float-array.js';
 /** One halflife (seconds) for all bones, or one per bone. */
 export type Halflife = number | ArrayLike<number>;
 

@@ -9,7 +9,7 @@
  * The root of character c is bone `c·bones + root` of the pose and offset arrays.
  */
 import { abs, inv, load3, load4, mul, rotate, store3, store4, type Quat, type Vec3 } from './quat.js';
-import type { FloatArray } from './quat-spring.js';
+import type { FloatArray } from './float-array.js';
 
 const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

@@ -42,7 +42,8 @@
  * see above.
  */
 
-import { linearTransition, type FloatArray, type LinearTransition } from './pd-spring.js';
+import { linearTransition, type LinearTransition } from './pd-spring.js';
+import type { FloatArray } from './float-array.js';
 import { criticalTimestep, fzrToK } from '../plain/second-order-parameters.js';
 
 export type SecondOrderMethod = 'euler-substep' | 'clamped' | 'pole-zero' | 'exact';
