@@ -228,6 +228,7 @@ for (const backend of ['simd', 'wasm', 'js']) crowds.push(await crowd(backend));
 for (let frame = 1; frame <= WARMUP_FRAMES + SECONDS / DT; frame++) for (const c of crowds) c.step(frame);
 const results = crowds.map((c) => c.finish());
 const js = results.find((r) => r.backend === 'js');
+if (!js) throw new Error('crowd: the JS backend did not run');
 const fmt = (x, digits = 3) => x.toFixed(digits).padStart(7);
 console.log('\nmedians    update ms/frame   transition ms   inertialization ms/frame   speedup vs js   (pose sampling in JS ms/frame, mean)');
 for (const r of results) {

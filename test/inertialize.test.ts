@@ -39,11 +39,11 @@ function vectorHalflives(rng: Rng, mode: ParamMode): Param {
   return Float32Array.from({ length: N }, (_, i) => perVector[Math.floor(i / 3)]);
 }
 
-const offsets = (rng: Rng, n: number) => ({
+const offsets = (rng: Rng, n: number): Record<string, Float32Array> => ({
   offX: filled(n, () => uniform(rng, -2, 2)),
   offV: filled(n, () => uniform(rng, -10, 10)),
 });
-const animation = (rng: Rng, n: number, prefix: string) => ({
+const animation = (rng: Rng, n: number, prefix: string): Record<string, Float32Array> => ({
   [`${prefix}X`]: filled(n, () => uniform(rng, -10, 10)),
   [`${prefix}V`]: filled(n, () => uniform(rng, -20, 20)),
 });
