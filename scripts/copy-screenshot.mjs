@@ -1,4 +1,4 @@
-// Copies the Springs page screenshot saved by test/demo-site.node.test.ts to docs/springs.png,
+// Copies the Springs page screenshot saved by test/demo/demo-site.node.test.ts to docs/springs.png,
 // the image the README shows. `npm run screenshot` runs that test first.
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 
@@ -6,7 +6,7 @@ const from = new URL('../test-results/springs.png', import.meta.url);
 const to = new URL('../docs/springs.png', import.meta.url);
 
 if (!existsSync(from)) {
-  console.error('test-results/springs.png is missing: run `npm run screenshot` (it runs test/demo-site.node.test.ts first).');
+  console.error('test-results/springs.png is missing: run `npm run screenshot` (it runs test/demo/demo-site.node.test.ts first).');
   process.exit(1);
 }
 copyFileSync(from, to);

@@ -1,5 +1,5 @@
 /**
- * What each page publishes on `window` for the browser tests (test/demo-site.node.test.ts),
+ * What each page publishes on `window` for the browser tests (test/demo/demo-site.node.test.ts),
  * typed once for both sides.
  */
 

@@ -1,0 +1,184 @@
+// The demo site (demo/site), built here with Vite's JS API into a temporary folder, served, and
+// driven in Chromium: every page loads with no console error and draws something, the Springs
+// page reacts to its slider and to a click in a plot, the Benchmark page finishes with SIMD ahead
+// of JS, and the Skeleton page's jump is absorbed by the Inertializer. Screenshots go to
+// test-results/ (test-results/springs.png is the one `npm run screenshot` copies to docs/).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlotData } from '../../demo/site/src/common/test-hooks.js';
+import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
+import { screenshotVariance } from '../helpers/screenshot.js';
+import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+
+const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
+const VIEWPORT = { width: 1200, height: 800 };
+
+let outDir: string;
+let server: StaticServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'spring-solver-demo-'));
+  await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  server = await startStaticServer({ mounts: { '/': outDir } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+/** Opens a page of the site and waits until it has drawn once. */
+async function open(page: string): Promise<WatchedPage> {
+  const watched = await openWatchedPage(browser, VIEWPORT);
+  await watched.page.goto(`${server.url}${page}.html`);
+  await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+  return watched;
+}
+
+// Luminance variance (0–255 scale, squared) of the region that shows each page's content. A
+// region of one flat colour has 0; measured: About text 1,370, Springs plots 740, Benchmark
+// charts 860, Skeleton canvases 1,420. 200 fails a region where nothing was drawn, with a margin
+// of more than 3× under the least of the pages.
+const NON_BLANK_VARIANCE = 200;
+
+/** The data the Springs page's chart for `model` holds (x, goal, values…). */
+function plotData(page: Page, model: string): Promise<PlotData> {
+  return page.evaluate((id) => window.springsDemo!.data(id)!, model);
+}
+
+/**
+ * Largest difference between the 30 Hz value line (column 2) and the 144 Hz one (column 4) at the
+ * instants both sampled (every 1/6 s; joined as separate x when their times differ by an ulp).
+ */
+function rateDisagreement([x, , at30, , at144]: PlotData): number {
+  let largest = 0;
+  let compared = 0;
+  for (let i = 0; i < x!.length; i++) {
+    if (at30![i] == null) continue;
+    const j = x!.findIndex((t, k) => at144![k] != null && Math.abs(t! - x![i]!) < 1e-9);
+    if (j < 0) continue;
+    largest = Math.max(largest, Math.abs(at30![i]! - at144![j]!));
+    compared++;
+  }
+  expect(compared).toBeGreaterThan(10); // 3 s of data hold about 20 common instants
+  return largest;
+}
+
+describe('demo site', () => {
+  it('About: loads, names the backend, and draws', async () => {
+    const { page, errors } = await open('index');
+    await expect.poll(() => page.textContent('#backend')).toContain("'simd' backend");
+    expect(await screenshotVariance(page, 'about', 'main')).toBeGreaterThan(NON_BLANK_VARIANCE);
+    await page.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it('Springs: plots every model of the API and follows its slider and a click in a plot', async () => {
+    const { page, errors } = await open('springs');
+    const models = await page.evaluate(() => window.springsDemo!.models);
+    // The core springs are all there (the others are included as the build provides them).
+    for (const core of ['damper', 'springDamper', 'springDamperRatio', 'criticalSpringDamper', 'simpleSpringDamper', 'decaySpringDamper']) {
+      expect(models).toContain(core);
+    }
+    // 3 s of simulated time: the first automatic goal step (at 1.5 s) and the response to it.
+    await page.waitForFunction(() => {
+      const x = window.springsDemo!.data('damper')![0]!;
+      return x[x.length - 1]! > 3;
+    }, null, { timeout: 10_000 });
+    // Freeze at ~3 s, before the 4 s window starts to scroll: a replay then covers exactly the
+    // samples shown (once scrolling, live traces keep a few stale samples a replay drops).
+    await page.click('#pause');
+    await page.waitForTimeout(100);
+    expect(await screenshotVariance(page, 'springs', '#plots')).toBeGreaterThan(NON_BLANK_VARIANCE);
+
+    // Overlaid 30, 60 and 144 Hz: an exact model gives the same curve at every rate, an
+    // integrator does not. States are float32: 576 steps at 144 Hz round by ≤ 576 · 6e-8 ≈ 3.5e-5
+    // (measured 1.8e-7); explicit Euler at ω·dt = 0.31 (30 Hz) is off by 0.1 after a goal step.
+    expect(rateDisagreement(await plotData(page, 'criticalSpringDamper'))).toBeLessThan(1e-4);
+    expect(rateDisagreement(await plotData(page, 'pdSpring-explicit'))).toBeGreaterThan(1e-2);
+
+    // Paused, the window is replayed with the new halflife: same times and goal, other values.
+    const before = await plotData(page, 'criticalSpringDamper');
+    const halflife = page.locator('#halflife');
+    const track = (await halflife.boundingBox())!;
+    await halflife.click({ position: { x: track.width * 0.9, y: track.height / 2 } }); // from 0.2 s to about 1.35 s
+    await page.waitForTimeout(100);
+    const after = await plotData(page, 'criticalSpringDamper');
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1]).toEqual(before[1]);
+    const values = (data: PlotData) => data[data.length - 1]!.map((v) => v ?? NaN);
+    const change = Math.max(...values(after).map((v, i) => Math.abs(v - values(before)[i]!)).filter(Number.isFinite));
+    // The goal stepped by 0.8 at 1.5 s: with halflife 0.2 s the value covers ~99% of it by 3 s,
+    // with ~1.35 s under half, so the curves differ by far more than 0.1.
+    expect(change).toBeGreaterThan(0.1);
+
+    // A press at 20% of the plot's height sets the goal to 1.6 − 0.2·3.2 = 0.96 (the y range is ±1.6).
+    await page.click('#pause');
+    const over = page.locator('[data-model="criticalSpringDamper"] .u-over');
+    const plot = (await over.boundingBox())!;
+    await over.click({ position: { x: plot.width / 2, y: plot.height * 0.2 } });
+    // One pixel of the plot is 3.2 / height ≈ 0.03 in goal units: allow 0.05.
+    await page.waitForFunction(() => {
+      const goal = window.springsDemo!.data('criticalSpringDamper')![1]!;
+      return Math.abs(goal[goal.length - 1]! - 0.96) < 0.05;
+    }, null, { timeout: 5_000 });
+    expect(await page.isChecked('#automatic')).toBe(false);
+
+    // One frame rate: one value line.
+    await page.selectOption('#rate', '30');
+    await expect.poll(async () => (await plotData(page, 'criticalSpringDamper')).length).toBe(3); // x, goal, value
+    await page.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it('Benchmark: runs every backend at every N and reports SIMD faster than JS', async () => {
+    const { page, errors } = await open('bench');
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 40_000 });
+    const results = await page.evaluate(
+      () => window.benchDemo!.results,
+    );
+    expect(results).toHaveLength(9); // 3 backends × 3 sizes
+    const largest = Math.max(...results.map((r) => r.n));
+    const at = (backend: string) => results.find((r) => r.n === largest && r.backend === backend)!.nsPerElement;
+    // Measured in this Chromium at N = 256Ki: SIMD 16× faster than JS, scalar wasm 2.3×. 4× can
+    // only be met by the SIMD build, and medians of ≥ 5 ms samples do not swing by 4× under load.
+    expect(at('js') / at('simd')).toBeGreaterThan(4);
+    expect(await page.textContent('#status')).toMatch(/SIMD is [\d.]+× faster than JS/);
+    expect(await screenshotVariance(page, 'bench', '#charts')).toBeGreaterThan(NON_BLANK_VARIANCE);
+    await page.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it('Skeleton: draws the crowd, and a jump is absorbed by the Inertializer and decays', async () => {
+    const { page, errors } = await open('skeleton');
+    await page.waitForFunction(() => window.skeletonDemo!.frames > 10, null, { timeout: 5_000 });
+    expect(await screenshotVariance(page, 'skeleton', '.panels')).toBeGreaterThan(NON_BLANK_VARIANCE);
+    expect(await page.textContent('#stats')).toMatch(/inertialize \d+\.\d+ ms/);
+
+    // One character, which loops only every 4.9 s: the offsets are at rest before the jump.
+    await page.selectOption('#crowd', '1');
+    const offset = () => page.evaluate(() => window.skeletonDemo!.offsetRotation());
+    expect(await offset()).toBeLessThan(1e-3);
+    await page.click('#jump');
+    await page.waitForFunction(() => window.skeletonDemo!.jumps === 1, null, { timeout: 5_000 });
+    // A jump of 40% of the pirouette turns bones by tens of degrees: |xyz| of the offset
+    // quaternion is sin(θ/2), and 0.05 is θ ≈ 6°.
+    expect(await offset()).toBeGreaterThan(0.05);
+    // With halflife 0.15 s, 2 s is 13 halflives: the offset is under 1% of 0.05 well before.
+    await page.waitForFunction(
+      () => window.skeletonDemo!.offsetRotation() < 5e-4,
+      null,
+      { timeout: 3_000 },
+    );
+    await page.context().close();
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+// Loading with no bundler: test/fixtures/static-page imports dist/index.js with a plain
+// <script type="module"> (laid out as node_modules/spring-solver/dist/ on the server), and the
+// wasm is served as application/wasm (streaming compile) or as application/octet-stream, which
+// streaming compilation refuses, so the loader must compile from the downloaded bytes.
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openWatchedPage } from '../helpers/chromium.js';
+import { loadScenario, type ScenarioResult } from '../helpers/scenario.js';
+import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+
+const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+const MOUNTS = {
+  '/': path('../fixtures/static-page/'),
+  '/fixtures': path('../fixtures/'),
+  '/node_modules/spring-solver/dist': path('../../dist/'),
+};
+
+const SIMD_WASM = '/node_modules/spring-solver/dist/wasm/spring-solver.simd.wasm';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Serves the page with .wasm as `wasmContentType`, opens `query`, and returns the result, console errors and what streaming compilation makes of the SIMD file. */
+async function runPage(wasmContentType: string, query = '') {
+  const server: StaticServer = await startStaticServer({ mounts: MOUNTS, wasmContentType });
+  try {
+    const { page, errors } = await openWatchedPage(browser);
+    const result: ScenarioResult = await loadScenario(page, `${server.url}${query}`);
+    const streaming = await page.evaluate(
+      (url) => WebAssembly.compileStreaming(fetch(url)).then(() => 'compiled', (error: Error) => error.name),
+      SIMD_WASM,
+    );
+    await page.context().close();
+    return { result, errors, streaming, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('a static page importing dist/index.js with no bundler', () => {
+  it("runs on 'simd' with the wasm streamed as application/wasm, with no console error", async () => {
+    const { result, errors, streaming, requests } = await runPage('application/wasm');
+    expect(result.backend).toBe('simd');
+    expect(result.x.every(Number.isFinite)).toBe(true);
+    expect(streaming).toBe('compiled');
+    expect(requests).toContainEqual({ path: SIMD_WASM, status: 200, contentType: 'application/wasm' });
+    expect(errors).toEqual([]);
+  });
+
+  it('served as application/octet-stream, the wasm is compiled from its bytes instead, with the same result', async () => {
+    const streamed = await runPage('application/wasm');
+    const { result, errors, streaming, requests } = await runPage('application/octet-stream', '?backend=simd');
+    // Streaming compilation rejects this Content-Type, so the SIMD solver can only have come
+    // from the ArrayBuffer fallback (a forced backend throws rather than falling back to JS).
+    expect(streaming).toBe('TypeError');
+    expect(requests).toContainEqual({ path: SIMD_WASM, status: 200, contentType: 'application/octet-stream' });
+    expect(result.backend).toBe('simd');
+    expect(result).toEqual(streamed.result); // the same module, however it was compiled
+    expect(errors).toEqual([]);
+  });
+
+  it("createSolver() with no options also picks 'simd' when the wasm comes as application/octet-stream", async () => {
+    const { result, errors } = await runPage('application/octet-stream');
+    expect(result.backend).toBe('simd');
+    expect(errors).toEqual([]);
+  });
+});
