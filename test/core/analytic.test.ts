@@ -3,10 +3,10 @@
  * x'' = s·(g − x) + d·(q − v), written here from the textbook (not from the library's
  * transition matrix), evaluated in float64.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend, Solver } from '../../dist/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Backend, } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, callKernel, makeSolver, type Kernels } from '../helpers/backends.js';
+import { BACKENDS, callKernel, type Kernels, useSolvers } from '../helpers/backends.js';
 import { fillState, mulberry32 } from '../helpers/random.js';
 
 const EPS = Number.EPSILON / 2; // float64 unit roundoff, 2^-53
@@ -181,16 +181,10 @@ function tolerance(impl: Impl, exact: number, m: number, scale: number): number 
   return own + ORACLE_PER_SCALE * scale + SUBNORMAL_FLOOR;
 }
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = useSolvers(1024 * 1024);
 
 function target(impl: Impl): Kernels {
-  return impl === 'reference' ? reference : solvers.get(impl)!;
+  return impl === 'reference' ? reference : solvers[impl];
 }
 
 interface Batch {

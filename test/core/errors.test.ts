@@ -2,18 +2,12 @@
  * Rejected calls: every error is a TypeError or RangeError naming the method and the argument,
  * and a rejected call changes no array (state or parameter).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSolver, simdSupported, wasmSupported, type Backend, type Solver } from '../../dist/index.js';
-import { BACKENDS, FUNCTIONS, makeSolver, type FnInfo } from '../helpers/backends.js';
+import { describe, expect, it } from 'vitest';
+import { createSolver, simdSupported, wasmSupported, type Solver } from '../../dist/index.js';
+import { BACKENDS, FUNCTIONS, makeSolver, type FnInfo, useSolvers } from '../helpers/backends.js';
 import { fillState, mulberry32 } from '../helpers/random.js';
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = useSolvers(1024 * 1024);
 
 const N = 10;
 
@@ -193,7 +187,7 @@ function errorCases(fn: FnInfo): ErrorCase[] {
 describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   describe.each(FUNCTIONS.map((fn) => [fn.name, fn] as const))('%s', (name, fn) => {
     it.each(errorCases(fn).map((c) => [c.label, c] as const))('rejects %s, changing nothing', (_label, c) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const args = validArgs(fn, 3);
       c.apply(args, solver);
       const before = snapshot(args);
@@ -207,7 +201,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     it('accepts an input that is the very same array as an output, and a valid call', () => {
       // Not an error (documented: element i is read before it is written) — the counterpart of
       // the overlap cases above; and the valid arguments themselves are accepted.
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const args = validArgs(fn, 4);
       invoke(solver, fn, args);
       if (fn.hasG) {
@@ -237,13 +231,13 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       [Infinity, RangeError, /^alloc: length is Infinity/],
       ['3', TypeError, /^alloc: length must be a number, got string/],
     ] as const)('alloc(%s) throws', (length, type, message) => {
-      const error = thrown(() => solvers.get(backend)!.alloc(length as number));
+      const error = thrown(() => solvers[backend].alloc(length as number));
       expect(error).toBeInstanceOf(type);
       expect(error.message).toMatch(message);
     });
 
     it('free rejects a foreign array, a double free, a subarray and a non-array', async () => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const other = await makeSolver(backend, 65536);
       const a = solver.alloc(8);
       const foreign: [string, unknown][] = [

@@ -4,10 +4,10 @@
  * and over-damped regimes, with uniform, per-element and mixed parameters, on plain arrays
  * (copy path, in chunks) and on alloc() arrays (in place), aligned and not.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SpringMode, type Backend, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, callKernel, makeSolver, type FnName } from '../helpers/backends.js';
+import { BACKENDS, callKernel, type FnName, useSolvers } from '../helpers/backends.js';
 import {
   dampingRatio, fillState, integer, logUniform, mulberry32, timeSteps, type Regime, type Rng,
 } from '../helpers/random.js';
@@ -199,15 +199,7 @@ function compare(what: string, got: Float32Array, ref: Float32Array, m: Float64A
   }
 }
 
-const solvers = new Map<Backend, Solver>();
-
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 8 * 1024 * 1024));
-});
-
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = useSolvers(8 * 1024 * 1024);
 
 function paramModes(spec: Spec): ParamMode[] {
   return spec.arity === 1 ? ['uniform', 'perElement'] : ['uniform', 'perElement', 'mixed p0 uniform', 'mixed p1 uniform'];
@@ -231,7 +223,7 @@ describe.each(SPECS.map((spec) => [spec.name, spec] as const))('%s', (_name, spe
   describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     const cases = paramModes(spec).flatMap((pm) => LAYOUTS.map((layout) => [pm, layout, seed++] as const));
     it.each(cases)('%s parameters, %s arrays', (paramMode, layout, caseSeed) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const rng = mulberry32(caseSeed * 7919 + BACKENDS.indexOf(backend));
       const arrays = new Arrays(solver, layout, LENGTH[layout]);
       const n = arrays.n;

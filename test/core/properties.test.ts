@@ -3,19 +3,13 @@
  * give the documented limits, the decay spring never gains energy, steps compose exactly,
  * the regimes join continuously at critical damping, and zero stiffness is the exact limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend, Param, Solver } from '../../dist/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Param, } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, FUNCTIONS, callKernel, fnInfo, makeSolver, type FnInfo } from '../helpers/backends.js';
+import { BACKENDS, FUNCTIONS, callKernel, fnInfo, type FnInfo, useSolvers } from '../helpers/backends.js';
 import { fillState, logUniform, mulberry32, springParams, uniform } from '../helpers/random.js';
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 4 * 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = useSolvers(4 * 1024 * 1024);
 
 /**
  * Float32 tolerance per unit of M, the sum of |terms| of x' = g + xx·(x − g) + xv·v + xq·q
@@ -120,7 +114,7 @@ const sweeps: Sweep[] = [
 ];
 
 describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
-  const solver = () => solvers.get(backend)!;
+  const solver = () => solvers[backend];
 
   describe('dt = 0', () => {
     // Signed zeros, subnormals, huge values and ordinary ones: all must come back bit for bit.
@@ -460,7 +454,7 @@ describe('per-element phases beyond the SIMD range reduction', () => {
   // ωt up to 2·√1e14·1000 = 2e10 rad: past 2^20·π/2 the f64x2 sin/cos would lose the quadrant,
   // so the SIMD kernel must hand such pairs to the scalar transition (Math.sin/cos).
   it.each(BACKENDS.map((b) => [b] as const))('%s: matches the reference at ωt ≈ 1e10 rad', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const n = 9; // two SIMD blocks and a tail
     const stiffness = new Float32Array(n).map((_, i) => 1e14 * (1 + i / 7));
     const damping = new Float32Array(n).map((_, i) => (i % 3) * 1e-3);

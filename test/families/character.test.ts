@@ -6,10 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import {
-  ARRAY_KINDS, BACKENDS, PARAM_MODES, PARITY_N, PARITY_STEPS, PARITY_TOLERANCE,
-  checkParity, rejecter, drawParam, expectFinite, expectRejected, expectWithin, filled, useSolvers, type ParitySpec,
+  ARRAY_KINDS, BACKENDS, PARAM_MODES, PARITY_N, PARITY_STEPS, PARITY_TOLERANCE, checkParity, rejecter, drawParam, expectFinite, expectRejected, expectWithin, filled, type ParitySpec,
 } from '../helpers/family-harness.js';
-import { makeSolver } from '../helpers/backends.js';
+import { makeSolver, useSolvers } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
 
 type Character = Pick<Solver, 'characterUpdate' | 'characterPredict'>;
@@ -101,9 +100,7 @@ const PAIRS = BACKENDS.flatMap((b) => ARRAY_KINDS.map((k) => [b, k] as const));
 
 describe('characterUpdate parity with the float64 reference', () => {
   it.each(PAIRS)('%s backend, %s arrays', (backend, kind) => {
-    let cases = 0;
-    PARAM_MODES.forEach((mode, m) => (cases += checkParity(solvers[backend], reference, kind, mode, 2000 + m, UPDATE)));
-    expect(cases).toBeGreaterThanOrEqual(10_000 * PARAM_MODES.length);
+    PARAM_MODES.forEach((mode, m) => checkParity(solvers[backend], reference, kind, mode, 2000 + m, UPDATE));
   });
 });
 
@@ -111,14 +108,9 @@ describe('characterPredict parity with the float64 reference', () => {
   // count 7: blocks of four samples with an overlapping last block; 3: the scalar path; 16: whole blocks.
   // 3001 characters × 7 samples cross the 16384-float copy chunk of plain arrays.
   it.each(PAIRS)('%s backend, %s arrays', (backend, kind) => {
-    let cases = 0;
     for (const [n, count] of [[3001, 7], [3335, 3], [1001, 16]]) {
-      PARAM_MODES.forEach((mode, m) => {
-        checkParity(solvers[backend], reference, kind, mode, 3000 + 10 * count + m, predictSpec(n, count));
-        cases += n * count;
-      });
+      PARAM_MODES.forEach((mode, m) => checkParity(solvers[backend], reference, kind, mode, 3000 + 10 * count + m, predictSpec(n, count)));
     }
-    expect(cases).toBeGreaterThanOrEqual(10_000 * PARAM_MODES.length);
   });
 });
 

@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PdIntegrator, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver } from '../helpers/backends.js';
-import { solverPerBackend } from '../helpers/solver-set.js';
+import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
 import { MAGNITUDE, VALUE, type Arith } from '../helpers/magnitude.js';
 import { fillState, logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
 import { oscillator, spectralRadius, transitionGain } from '../helpers/closed-form.js';
@@ -71,7 +70,7 @@ function transcribe(method: Method, x: number, v: number, g: number, q: number, 
 const RELATIVE = 1e-5;
 const FLOOR = 1e-30;
 
-const solvers = solverPerBackend(8 * 1024 * 1024);
+const solvers = useSolvers(8 * 1024 * 1024);
 
 /** ω: 1 draw in 16 exactly 0, else log-uniform in [0.05, 300] rad/s (up to 48 Hz). */
 const drawUaf = (rng: Rng) => (rng() < 1 / 16 ? 0 : logUniform(rng, 0.05, 300));
@@ -99,7 +98,7 @@ const UNIFORM_CASES: [w: (rng: Rng) => number, z: (rng: Rng) => number][] = [
 describe.each(METHODS.map((m) => [m] as const))('pdSpring %s: parity with the float64 reference', (method) => {
   const cases = BACKENDS.flatMap((b) => PARAM_MODES.flatMap((pm) => (Object.keys(LAYOUTS) as Layout[]).map((l) => [b, pm, l] as const)));
   it.each(cases)('%s backend, %s parameters, %s arrays', (backend, paramMode, layout) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const rng = mulberry32(METHODS.indexOf(method) * 1000 + cases.findIndex((c) => c[0] === backend && c[1] === paramMode && c[2] === layout));
     const n = LAYOUTS[layout];
     const owned: Float32Array[] = [];
@@ -163,7 +162,7 @@ describe('pdSpring: each integrator reproduces the source formulas step by step'
   const PARAMS: [w: number, z: number][] = [[2 * Math.PI, 0], [5, 0.3], [12, 1], [3, 2.5], [0.7, 0.05], [20, 4]];
   const DTS = [1 / 60, 1 / 240, 1 / 30, 0.01];
   it.each(BACKENDS.flatMap((b) => METHODS.map((m) => [b, m] as const)))('%s backend, %s', (backend, method) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const n = PARAMS.length;
     const w = Float32Array.from(PARAMS, ([x]) => x);
     const z = Float32Array.from(PARAMS, ([, y]) => y);
@@ -190,7 +189,7 @@ describe('pdSpring: each integrator reproduces the source formulas step by step'
   });
 
   it('pdSpringRigidBody followed by pos += vel·dt is the implicit integrator', () => {
-    for (const solver of solvers.values()) {
+    for (const solver of Object.values(solvers)) {
       const rng = mulberry32(77);
       const n = 1001;
       const [pos, vel, g, q] = [0, 0, 0, 0].map(() => new Float32Array(n));
@@ -219,7 +218,7 @@ describe("pdSpring 'exact': the closed-form step response", () => {
   const u = 2 ** -24;
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: each step, and the trajectory', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const n = PARAMS.length;
     const w = Float32Array.from(PARAMS, ([f]) => 2 * Math.PI * f);
     const z = Float32Array.from(PARAMS, ([, zeta]) => zeta);
@@ -313,7 +312,7 @@ describe('pdSpring: convergence inside each stability region, divergence outside
   it.each(BACKENDS.flatMap((b) => INTEGRATORS.map((m) => [b, m] as const)))(
     '%s backend, %s: every grid spring inside the region reaches the target',
     (backend, method) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       let included = 0;
       for (const dt of DTS) {
         // All included springs of this dt in one batch, per-element parameters.
@@ -369,7 +368,7 @@ describe('pdSpring: convergence inside each stability region, divergence outside
   it.each(BACKENDS.flatMap((b) => (['explicit', 'semi-implicit', 'implicit'] as const).map((m) => [b, m] as const)))(
     '%s backend, %s: the one-step map contracts just inside the boundary and expands just outside',
     (backend, method) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const dt = 1 / 60;
       for (const z of method === 'implicit' ? [0, 0.1, 0.5, 1, 2, 4] : [0.1, 0.5, 1, 2, 4]) {
         const ub = boundary(method, z);
@@ -384,7 +383,7 @@ describe('pdSpring: convergence inside each stability region, divergence outside
   );
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: the excluded undamped cases behave as documented', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const dt = 1 / 60;
     const w = 2 * Math.PI * 2; // u = 0.209
     const energy = (x: number, v: number) => w * w * x * x + v * v;
@@ -453,7 +452,7 @@ describe('pdSpring: argument errors', () => {
   it.each(BACKENDS.flatMap((b) => BAD.map(([what, call, error, pattern]) => [b, what, call, error, pattern] as const)))(
     '%s backend: %s',
     (backend, _what, call, error, pattern) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const a = args();
       const snapshot = [a.pos, a.vel, a.g, a.q].map((x) => Float32Array.from(x));
       let thrown: unknown;

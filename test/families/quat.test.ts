@@ -15,9 +15,12 @@
  * normal number (2^-126) may flush to 0.
  */
 import { describe, expect, it } from 'vitest';
+import { useSolvers } from '../helpers/backends.js';
 import type { Backend, Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { useSolvers, copyFor, release, expectFinite, expectRejected, BACKENDS, ARRAY_KINDS, type ArrayKind } from '../helpers/family-harness.js';
+import {
+  copyFor, release, expectFinite, expectRejected, BACKENDS, ARRAY_KINDS, type ArrayKind,
+} from '../helpers/family-harness.js';
 import { mulberry32, uniform, logUniform, type Rng } from '../helpers/random.js';
 
 const { quat } = reference;

@@ -6,12 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { FixedStepper, type PdIntegrator, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver } from '../helpers/backends.js';
-import { solverPerBackend } from '../helpers/solver-set.js';
+import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform } from '../helpers/random.js';
 import { oscillator } from '../helpers/closed-form.js';
 
-const solvers = solverPerBackend(4 * 1024 * 1024);
+const solvers = useSolvers(4 * 1024 * 1024);
 
 function schedule(solver: Solver, dt: number, maxDt: number, mode?: 'max-dt' | 'uniform'): { count: number; steps: number[] } {
   const steps: number[] = [];
@@ -21,7 +20,7 @@ function schedule(solver: Solver, dt: number, maxDt: number, mode?: 'max-dt' | '
 
 describe('solver.substep: the schedule', () => {
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: examples', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     expect(schedule(solver, 0.1, 0.03, 'max-dt').steps.map((h) => h.toFixed(12))).toEqual(['0.030000000000', '0.030000000000', '0.030000000000', '0.010000000000']);
     expect(schedule(solver, 0.1, 0.03, 'uniform').steps).toEqual([0.025, 0.025, 0.025, 0.025]);
     expect(schedule(solver, 0.1, 0.03).steps).toHaveLength(4); // default 'uniform'
@@ -34,7 +33,7 @@ describe('solver.substep: the schedule', () => {
   });
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: random dt, maxDt: the steps add up to dt and none exceeds maxDt', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const rng = mulberry32(11);
     for (let trial = 0; trial < 500; trial++) {
       const dt = logUniform(rng, 1e-4, 2);
@@ -61,7 +60,7 @@ describe('solver.substep: the schedule', () => {
     ['step not a function', (s) => s.substep(1, { maxDt: 0.1 }, 3 as never), TypeError, /substep: step must be a function/],
   ];
   it.each(BACKENDS.flatMap((b) => BAD.map(([w, c, e, p]) => [b, w, c, e, p] as const)))('%s backend: %s', (backend, _w, call, error, pattern) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     expect(() => call(solver)).toThrow(error);
     expect(() => call(solver)).toThrow(pattern);
   });
@@ -116,7 +115,7 @@ describe('solver.substep: (a) and (b) converge to the exact solution as maxDt sh
   it.each(BACKENDS.flatMap((b) => (['explicit', 'semi-implicit', 'implicit'] as const).flatMap((m) => [[b, m, 'max-dt'], [b, m, 'uniform']] as const)))(
     '%s backend, %s, %s',
     (backend, integrator, mode) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const errors = MAX_DTS.map((maxDt) => solverError(solver, integrator, mode, maxDt));
       const exactErrors = MAX_DTS.map((maxDt) => float64Error(integrator, mode, maxDt));
       for (let k = 0; k < errors.length; k++) expect(Math.abs(errors[k] - exactErrors[k]), `${errors} vs ${exactErrors}`).toBeLessThan(0.1 * exactErrors[k]);
@@ -126,7 +125,7 @@ describe('solver.substep: (a) and (b) converge to the exact solution as maxDt sh
   );
 
   it.each(BACKENDS.map((b) => [b] as const))("%s backend: 'exact' does not depend on the substeps", (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     // Exact at any step: only float32 rounding remains, ≤ 800 steps × 8u × (|x| + |v|/ω ≤ 3).
     for (const mode of ['max-dt', 'uniform'] as const) {
       expect(solverError(solver, 'exact', mode, 0.00125)).toBeLessThan(800 * 8 * 2 ** -24 * 3);
@@ -160,7 +159,7 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
   it.each(BACKENDS.flatMap((b) => (['implicit', 'exact'] as const).map((m) => [b, m] as const)))(
     '%s backend, %s: the trajectory does not depend on how frames split the time',
     (backend, integrator) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       const a = springStepper(solver, integrator);
       const b = springStepper(solver, integrator);
       const rng = mulberry32(21);
@@ -188,7 +187,7 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
   );
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: the same schedule and interpolation as the reference FixedStepAccumulator', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     for (const maxUpdates of [8, 3, Infinity]) {
       const steps: number[] = [];
       const stepper = new FixedStepper(solver, 2, 1 / 90, (p, v, h) => {
@@ -221,7 +220,7 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
   });
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: state in solver memory; dispose', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const stepper = new FixedStepper(solver, 5, 0.01, () => {});
     expect(stepper.maxUpdates).toBe(8);
     expect([stepper.pos, stepper.vel, stepper.currPos, stepper.prevPos]).toEqual(Array(4).fill(new Float32Array(5)));
@@ -248,7 +247,7 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
     ['negative frameDt', (s) => new FixedStepper(s, 1, 0.01, () => {}).advance(-0.1), RangeError, /FixedStepper.advance: frameDt is -0.1/],
   ];
   it.each(BACKENDS.flatMap((b) => BAD.map(([w, m, e, p]) => [b, w, m, e, p] as const)))('%s backend: %s', (backend, _w, make, error, pattern) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     expect(() => make(solver)).toThrow(error);
     expect(() => make(solver)).toThrow(pattern);
   });

@@ -1,4 +1,5 @@
 /** The three backends, solvers on each, and a uniform way to call every kernel. */
+import { afterAll, beforeAll } from 'vitest';
 import { createSolver, SpringMode, type Backend, type Param, type Solver } from '../../dist/index.js';
 
 export const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
@@ -6,6 +7,21 @@ export const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
 /** A solver on `backend` (memoryBytes as given, else the default 64 MiB). */
 export function makeSolver(backend: Backend, memoryBytes?: number): Promise<Solver> {
   return createSolver(memoryBytes === undefined ? { backend } : { backend, memoryBytes });
+}
+
+/**
+ * One solver per backend for a test file (memoryBytes as given, else the default 64 MiB):
+ * created before its tests, disposed after them. Read it inside tests, as `solvers[backend]`.
+ */
+export function useSolvers(memoryBytes?: number): Record<Backend, Solver> {
+  const solvers = {} as Record<Backend, Solver>;
+  beforeAll(async () => {
+    for (const backend of BACKENDS) solvers[backend] = await makeSolver(backend, memoryBytes);
+  });
+  afterAll(() => {
+    for (const backend of BACKENDS) solvers[backend].dispose();
+  });
+  return solvers;
 }
 
 /** True for the WebAssembly backends, whose alloc() arrays live in a fixed-capacity memory. */

@@ -4,9 +4,9 @@
  * the parity loop against the float64 reference, and a tolerance check that reports the worst
  * element. No Node APIs: runs in Node and in Chromium.
  */
-import { afterAll, beforeAll, expect } from 'vitest';
-import type { Backend, Param, Solver } from '../../dist/index.js';
-import { BACKENDS, makeSolver } from './backends.js';
+import { expect } from 'vitest';
+import type { Param, Solver } from '../../dist/index.js';
+import { BACKENDS, } from './backends.js';
 import { mulberry32, uniform, type Rng } from './random.js';
 
 export { BACKENDS };
@@ -26,17 +26,6 @@ export const PARAM_MODES: readonly ParamMode[] = ['uniform', 'perElement', 'mixe
 export const PARITY_TOLERANCE = 1e-5;
 
 /** One solver per backend for the whole file (created before, disposed after its tests). */
-export function useSolvers(): Record<Backend, Solver> {
-  const solvers = {} as Record<Backend, Solver>;
-  beforeAll(async () => {
-    for (const backend of BACKENDS) solvers[backend] = await makeSolver(backend);
-  });
-  afterAll(() => {
-    for (const backend of BACKENDS) solvers[backend].dispose();
-  });
-  return solvers;
-}
-
 /** A copy of `values` as a plain Float32Array, or in the solver's memory (alloc). */
 export function copyFor(solver: Solver, kind: ArrayKind, values: ArrayLike<number>): Float32Array {
   const array = kind === 'alloc' ? solver.alloc(values.length) : new Float32Array(values.length);
@@ -144,12 +133,11 @@ export interface ParitySpec<Impl> {
 /**
  * Runs `spec` on `solver` and on `reference` from the same inputs, step after step (each step
  * starts both from the reference's previous outputs, so they never drift apart), and checks
- * every output within PARITY_TOLERANCE of the terms' magnitude. Returns the number of cases
- * (elements × steps) checked.
+ * every output within PARITY_TOLERANCE of the terms' magnitude.
  */
 export function checkParity<Impl>(
   solver: Solver & Impl, reference: Impl, kind: ArrayKind, mode: ParamMode, seed: number, spec: ParitySpec<Impl>,
-): number {
+): void {
   const rng = mulberry32(seed);
   let arrays = spec.start(rng, spec.n);
   for (let step = 0; step < spec.steps; step++) {
@@ -168,7 +156,6 @@ export function checkParity<Impl>(
     release(solver, kind, [...Object.values(actual), ...solverParams]);
     arrays = expected;
   }
-  return spec.n * spec.steps;
 }
 
 /** Elements of the parity runs: not a multiple of 4, and more than one copy chunk (16384 floats). */

@@ -10,8 +10,7 @@ import {
   halflifeToDamping, kToFzr, stiffnessToFrequency,
 } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS } from '../helpers/backends.js';
-import { solverPerBackend } from '../helpers/solver-set.js';
+import { BACKENDS, useSolvers } from '../helpers/backends.js';
 import { oscillator, transitionGain } from '../helpers/closed-form.js';
 import doc from '../../docs/parameterisations.md?raw';
 
@@ -113,7 +112,7 @@ describe('docs/parameterisations.md: the table of equivalent settings', () => {
 });
 
 describe('docs/parameterisations.md: every parameterisation of a row is the same spring', () => {
-  const solvers = solverPerBackend(1024 * 1024);
+  const solvers = useSolvers(1024 * 1024);
 
   // 48 steps of varying dt from x0 = 1.5, v0 = 0 toward a constant goal −0.5 (velocity 0).
   const DTS = [1 / 60, 1 / 30, 0.1, 1 / 240];
@@ -122,7 +121,7 @@ describe('docs/parameterisations.md: every parameterisation of a row is the same
   const u = 2 ** -24;
 
   it.each(BACKENDS.flatMap((b) => rows.map((r) => [b, r.name, r] as const)))('%s backend, %s', (backend, _name, row) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const { s, d } = springOf(row);
     const x = derived({ s, d });
     const state = () => [Float32Array.of(x0), Float32Array.of(0)] as const;

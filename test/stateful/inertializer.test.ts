@@ -10,9 +10,12 @@
  * float32 rotation product is within 1e-6 rad; so 1e-5 (the specification) holds with margin.
  */
 import { describe, expect, it } from 'vitest';
+import { useSolvers } from '../helpers/backends.js';
 import { createSolver, Inertializer, type Backend, type Pose, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { useSolvers, expectRejected, BACKENDS } from '../helpers/family-harness.js';
+import {
+  expectRejected, BACKENDS,
+} from '../helpers/family-harness.js';
 import { mulberry32, uniform, type Rng } from '../helpers/random.js';
 
 const { quat } = reference;

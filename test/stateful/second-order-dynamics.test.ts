@@ -9,8 +9,7 @@ import {
   SecondOrderDynamics, criticalTimestep, fzrToK, kToFzr, type SecondOrderMethod, type Solver,
 } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver } from '../helpers/backends.js';
-import { solverPerBackend } from '../helpers/solver-set.js';
+import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
 import { MAGNITUDE, VALUE, type Arith } from '../helpers/magnitude.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
 import { oscillator, spectralRadius } from '../helpers/closed-form.js';
@@ -148,7 +147,7 @@ function partialGain(iterations: number, h: number, k1: number, k2: number): num
 const RELATIVE = 1e-5;
 const FLOOR = 1e-30;
 
-const solvers = solverPerBackend(16 * 1024 * 1024);
+const solvers = useSolvers(16 * 1024 * 1024);
 
 const drawF = (rng: Rng) => logUniform(rng, 0.05, 20);
 const drawZeta = (rng: Rng) => {
@@ -171,7 +170,7 @@ const UNIFORM_SETS = (rng: Rng): [number, number, number][] => [[drawF(rng), 0, 
 describe.each(METHODS.map((m) => [m] as const))('SecondOrderDynamics %s: parity with the float64 reference', (method) => {
   const cases = BACKENDS.flatMap((b) => PARAM_MODES.flatMap((pm) => INPUTS.map((input) => [b, pm, input] as const)));
   it.each(cases)('%s backend, %s parameters, %s', (backend, paramMode, inputMode) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const rng = mulberry32(METHODS.indexOf(method) * 100 + cases.findIndex((c) => c[0] === backend && c[1] === paramMode && c[2] === inputMode));
     const alloc = inputMode === 'alloc x and xd';
     const owned: Float32Array[] = [];
@@ -248,7 +247,7 @@ describe('SecondOrderDynamics: each method reproduces the source formulas step b
   it.each(BACKENDS.flatMap((b) => METHODS.flatMap((m) => [[b, m, 'uniform'], [b, m, 'per element']] as const)))(
     '%s backend, %s, %s parameters',
     (backend, method, mode) => {
-      const solver = solvers.get(backend)!;
+      const solver = solvers[backend];
       for (const [index, set] of (mode === 'uniform' ? PARAMS.map((p, i) => [i, [p]] as const) : [[0, PARAMS] as const])) {
         const n = set.length;
         const f: P = mode === 'uniform' ? set[0][0] : Float32Array.from(set, (p) => p[0]);
@@ -279,7 +278,7 @@ describe('SecondOrderDynamics: each method reproduces the source formulas step b
   );
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: changing the method between updates recomputes its coefficients', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const n = 6;
     const f = Float32Array.from([1, 2, 3, 4, 5, 6]);
     const zeta = Float32Array.from([0.2, 0.5, 1, 1.5, 3, 0.9]);
@@ -307,7 +306,7 @@ describe("SecondOrderDynamics 'exact': the closed-form step response", () => {
   const DTS_K = [1 / 60, 0.25, 1 / 240, 1, 0.1, 1 / 30];
 
   it.each(BACKENDS.flatMap((b) => [[b, 'uniform'], [b, 'per element']] as const))('%s backend, %s parameters', (backend, mode) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const sets = mode === 'uniform' ? PARAMS.map((p) => [p]) : [PARAMS];
     for (const set of sets) {
       const n = set.length;
@@ -375,7 +374,7 @@ describe('SecondOrderDynamics: convergence, and the undamped exceptions', () => 
   }
 
   it.each(BACKENDS.flatMap((b) => METHODS.map((m) => [b, m] as const)))('%s backend, %s: every grid spring reaches the input', (backend, method) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     for (const dt of STEPS) {
       const springs = FREQUENCIES.flatMap((f) => ZETAS.map((z) => [f, z] as const));
       let steps = 1;
@@ -404,7 +403,7 @@ describe('SecondOrderDynamics: convergence, and the undamped exceptions', () => 
   });
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: at ζ = 0 every method stays bounded, pole-zero except at ω·T = π', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const dt = 1 / 60;
     // f = 30 Hz gives ω·T = π; 27 Hz (0.9π) and 2 Hz are ordinary undamped springs.
     for (const method of METHODS) {
@@ -433,7 +432,7 @@ describe('SecondOrderDynamics: convergence, and the undamped exceptions', () => 
 
 describe('SecondOrderDynamics: state in solver memory, dispose', () => {
   it.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const x0 = Float32Array.from([1, 2, 3, 4, 5]);
     const sod = new SecondOrderDynamics(solver, 2, 0.5, 1, x0);
     expect(sod.method).toBe('pole-zero');
@@ -500,7 +499,7 @@ describe('SecondOrderDynamics: argument errors', () => {
     ['method not a string', (s) => new SecondOrderDynamics(s, 1, 0.5, 0, x0(), { method: 1 as never }), TypeError, /options.method must be a string/],
   ];
   it.each(BACKENDS.flatMap((b) => BAD_CONSTRUCTION.map(([w, m, e, p]) => [b, w, m, e, p] as const)))('%s backend, construction: %s', (backend, _w, make, error, pattern) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     expect(() => make(solver)).toThrow(error);
     expect(() => make(solver)).toThrow(pattern);
   });
@@ -519,7 +518,7 @@ describe('SecondOrderDynamics: argument errors', () => {
   // A partial overlap needs a buffer larger than the state array: only wasm memory has one.
   const updateCases = BACKENDS.flatMap((b) => BAD_UPDATE.filter(([w]) => b !== 'js' || w !== 'x overlapping y').map(([w, c, e, p]) => [b, w, c, e, p] as const));
   it.each(updateCases)('%s backend, update: %s; nothing written', (backend, _w, call, error, pattern) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const sod = new SecondOrderDynamics(solver, Float32Array.from([1, 2, 3, 4]), 0.5, 1, x0(), { method: 'exact' });
     sod.update(0.1, Float32Array.from([1, 1, 1, 1]));
     const snapshot = [sod.xPrev, sod.y, sod.yd].map((a) => Float32Array.from(a));
