@@ -71,7 +71,14 @@ function describeFailure(build: WasmBuild, source: WasmSource | undefined, error
 }
 
 function describeSource(build: WasmBuild, source: WasmSource | undefined): string {
-  if (source === undefined) return defaultWasmUrl(build).href;
+  if (source === undefined) {
+    try {
+      return defaultWasmUrl(build).href;
+    } catch {
+      // A bundle in a format without import.meta (CommonJS, IIFE) cannot resolve the default URL.
+      return `spring-solver.${build}.wasm next to the module, which has no import.meta.url here`;
+    }
+  }
   if (typeof source === 'string' || source instanceof URL) return String(source);
   if (typeof Response !== 'undefined' && source instanceof Response) return `a Response for ${source.url || 'no URL'}`;
   if (source instanceof WebAssembly.Module) return 'a WebAssembly.Module';

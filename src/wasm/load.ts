@@ -52,9 +52,10 @@ async function compileResponse(response: Response): Promise<WebAssembly.Module> 
 }
 
 async function readFileBytes(url: URL): Promise<Uint8Array<ArrayBuffer>> {
-  // The specifier is built at run time so that browser bundlers do not try to resolve node:fs.
+  // The specifier is built at run time so that browser bundlers do not try to resolve node:fs;
+  // webpack would turn it into a module context that cannot find node:fs (test/bundle-webpack).
   const fsModule = 'node:fs/promises';
-  const { readFile } = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs/promises');
+  const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule)) as typeof import('node:fs/promises');
   return new Uint8Array(await readFile(url));
 }
 
