@@ -1,7 +1,8 @@
 /**
  * Finding, compiling and instantiating the two wasm builds, in Node and in browsers.
  * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
- * literal path is what bundlers (Vite, webpack, esbuild) recognise and copy as an asset.
+ * literal path is what Vite and webpack 5 recognise and copy as an asset (esbuild and Rollup do
+ * not: they need 'spring-solver/embedded', src/embedded.ts).
  */
 import type { KernelExports } from './kernel-exports.js';
 
