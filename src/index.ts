@@ -16,3 +16,4 @@ export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from '
 export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './stateful/second-order-dynamics.js';
 export * from './plain/index.js';
 export { createSolver, type SolverOptions } from './api/create-solver.js';
+export type { OnFallback } from './api/fallback.js';

@@ -9,6 +9,7 @@ import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from '../backends/wasm
 import { compileBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
 import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { checkNumber, describe } from '../core/validate.js';
+import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
 
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */
@@ -17,18 +18,34 @@ export interface SolverOptions {
   memoryBytes?: number;
   /** Where to load the wasm builds from, when the default (next to this file) does not suit the bundler or server. */
   wasm?: { simd?: WasmSource; scalar?: WasmSource };
+  /**
+   * When no backend is forced and a wasm build the engine supports fails to load (a 404, a
+   * bundler that did not copy it, a Content-Security-Policy), createSolver() runs the next backend
+   * and sets `solver.fallbackReason`. 'warn' (default): also console.warn the reason, once per
+   * reason per page or process. 'silent': do not warn. 'throw': reject with an Error naming the
+   * reason instead. A forced `backend` that fails to load always throws.
+   */
+  onFallback?: OnFallback;
 }
 
 const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
 
-/** Creates a solver on the requested backend, or on the best one this engine supports. */
+/**
+ * Creates a solver on the requested backend, or on the best one this engine supports. If that
+ * one's wasm build fails to load, it falls back to the next (scalar wasm, then JS), names the
+ * failure in `solver.fallbackReason` and warns once on the console (see `onFallback`).
+ */
 export async function createSolver(options: SolverOptions = {}): Promise<Solver> {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`createSolver: options must be an object, got ${describe(options)}`);
   }
-  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {} } = options;
+  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn' } = options;
   if (backend !== undefined && !BACKENDS.includes(backend)) {
     throw new RangeError(`createSolver: backend is ${JSON.stringify(backend)}; it must be one of ${BACKENDS.join(', ')}`);
+  }
+  if (!ON_FALLBACK.includes(onFallback)) {
+    const given = typeof onFallback === 'string' ? JSON.stringify(onFallback) : describe(onFallback);
+    throw new RangeError(`createSolver: onFallback is ${given}; it must be one of ${ON_FALLBACK.join(', ')}`);
   }
   checkNumber('createSolver', 'memoryBytes', memoryBytes, 'positive');
   if (!Number.isInteger(memoryBytes) || memoryBytes > 2 ** 31) {
@@ -43,23 +60,8 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
     if (!wasmSupported()) throw new RangeError("createSolver: backend 'wasm' is not supported: WebAssembly is missing");
     return createWasmSolver('wasm', memoryBytes, wasm.scalar);
   }
-  // Best available. A build that fails to load (blocked by a Content-Security-Policy, missing
-  // file) falls back to the next; `solver.backend` tells which one runs.
-  if (simdSupported()) {
-    try {
-      return await createWasmSolver('simd', memoryBytes, wasm.simd);
-    } catch {
-      /* fall through to the scalar build */
-    }
-  }
-  if (wasmSupported()) {
-    try {
-      return await createWasmSolver('wasm', memoryBytes, wasm.scalar);
-    } catch {
-      /* fall through to JS */
-    }
-  }
-  return new JsSolver();
+  // Best available, never silently: see src/fallback.ts.
+  return createBestSolver((best) => createWasmSolver(best, memoryBytes, best === 'simd' ? wasm.simd : wasm.scalar), wasm, onFallback);
 }
 
 async function createWasmSolver(backend: 'simd' | 'wasm', memoryBytes: number, source?: WasmSource): Promise<WasmSolver> {

@@ -16,6 +16,12 @@ export interface Solver {
   /** The implementation running the kernels. */
   readonly backend: Backend;
   /**
+   * Why createSolver() runs a slower backend than this engine supports: which wasm build failed to
+   * load, from where, and the error (an HTTP status, a missing file, a Content-Security-Policy).
+   * Null when the best supported backend loaded, or when the backend was forced.
+   */
+  readonly fallbackReason: string | null;
+  /**
    * A zeroed Float32Array of `length` floats living in the solver's memory: passed back to the
    * solver it is used in place, with no copy. It stays valid for the solver's life (memory never
    * grows); when capacity runs out this throws a RangeError (see `memoryBytes`).
@@ -46,6 +52,8 @@ export interface Solver {
 
 export abstract class SolverBase implements Solver, KernelHost {
   abstract readonly backend: Backend;
+  /** Set by createSolver() when it falls back (src/fallback.ts). */
+  fallbackReason: string | null = null;
   private disposed = false;
 
   abstract alloc(length: number): Float32Array;

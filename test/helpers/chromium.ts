@@ -16,6 +16,8 @@ export interface WatchedPage {
   page: Page;
   /** Console messages of type 'error' and uncaught exceptions, as text, in order. */
   errors: string[];
+  /** Console messages of type 'warning', as text, in order. */
+  warnings: string[];
 }
 
 /** A new page (its own context) that records errors from the start; closing the context is the caller's. */
@@ -23,9 +25,11 @@ export async function openWatchedPage(browser: Browser, viewport = { width: 1200
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'warning') warnings.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
-  return { page, errors };
+  return { page, errors, warnings };
 }

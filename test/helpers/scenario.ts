@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 
 export interface ScenarioResult {
   backend: string;
+  fallbackReason: string | null;
   x: number[];
   v: number[];
 }

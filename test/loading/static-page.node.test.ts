@@ -30,17 +30,17 @@ afterAll(async () => {
 });
 
 /** Serves the page with .wasm as `wasmContentType`, opens `query`, and returns the result, console errors and what streaming compilation makes of the SIMD file. */
-async function runPage(wasmContentType: string, query = '') {
-  const server: StaticServer = await startStaticServer({ mounts: MOUNTS, wasmContentType });
+async function runPage(wasmContentType: string, query = '', mounts: Record<string, string> = MOUNTS) {
+  const server: StaticServer = await startStaticServer({ mounts, wasmContentType });
   try {
-    const { page, errors } = await openWatchedPage(browser);
+    const { page, errors, warnings } = await openWatchedPage(browser);
     const result: ScenarioResult = await loadScenario(page, `${server.url}${query}`);
     const streaming = await page.evaluate(
       (url) => WebAssembly.compileStreaming(fetch(url)).then(() => 'compiled', (error: Error) => error.name),
       SIMD_WASM,
     );
     await page.context().close();
-    return { result, errors, streaming, requests: server.requests };
+    return { result, errors, warnings, streaming, requests: server.requests, url: server.url };
   } finally {
     await server.close();
   }
@@ -48,8 +48,10 @@ async function runPage(wasmContentType: string, query = '') {
 
 describe('a static page importing dist/index.js with no bundler', () => {
   it("runs on 'simd' with the wasm streamed as application/wasm, with no console error", async () => {
-    const { result, errors, streaming, requests } = await runPage('application/wasm');
+    const { result, errors, warnings, streaming, requests } = await runPage('application/wasm');
     expect(result.backend).toBe('simd');
+    expect(result.fallbackReason).toBeNull();
+    expect(warnings).toEqual([]);
     expect(result.x.every(Number.isFinite)).toBe(true);
     expect(streaming).toBe('compiled');
     expect(requests).toContainEqual({ path: SIMD_WASM, status: 200, contentType: 'application/wasm' });
@@ -69,8 +71,28 @@ describe('a static page importing dist/index.js with no bundler', () => {
   });
 
   it("createSolver() with no options also picks 'simd' when the wasm comes as application/octet-stream", async () => {
-    const { result, errors } = await runPage('application/octet-stream');
+    const { result, errors, warnings } = await runPage('application/octet-stream');
     expect(result.backend).toBe('simd');
+    expect(result.fallbackReason).toBeNull();
     expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("with the SIMD file missing (HTTP 404), createSolver() runs 'wasm', names the 404 in fallbackReason and warns once", async () => {
+    // The longest mount wins: this one answers 404 for the SIMD build alone.
+    const mounts = { ...MOUNTS, [SIMD_WASM]: path('./fixtures/no-such-directory/') };
+    const { result, warnings, requests, url } = await runPage('application/wasm', '', mounts);
+    const simdUrl = new URL(SIMD_WASM, url).href;
+    expect(requests).toContainEqual({ path: SIMD_WASM, status: 404, contentType: null });
+    expect(result.backend).toBe('wasm');
+    expect(result.fallbackReason).toBe(`the SIMD build (from ${simdUrl}) failed to load: spring-solver: fetching ${simdUrl} failed with HTTP 404`);
+    expect(warnings).toEqual([expect.stringContaining(`runs the slower 'wasm' backend: ${result.fallbackReason}.`)]);
+
+    // Forced, the same missing file is an error, not a fallback.
+    const forced = await runPage('application/wasm', '?backend=simd', mounts).then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    expect(forced).toMatch(/^the scenario failed in the page: Error: spring-solver: fetching http:\/\/127\.0\.0\.1:\d+\/node_modules\/spring-solver\/dist\/wasm\/spring-solver\.simd\.wasm failed with HTTP 404$/);
   });
 });

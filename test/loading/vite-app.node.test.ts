@@ -12,7 +12,11 @@ import { launchChromium, openWatchedPage } from '../helpers/chromium.js';
 import { loadScenario, maxDifference, SCENARIO_TOLERANCE } from '../helpers/scenario.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
-const fixture = fileURLToPath(new URL('../fixtures/vite-app', import.meta.url));
+const FALLBACK_ADVICE =
+  "Serve the .wasm files, pass them as createSolver({ wasm: { simd, scalar } }), or import 'spring-solver/embedded'; " +
+  "createSolver({ onFallback: 'silent' }) hides this warning.";
+
+const fixture = fileURLToPath(new URL('../fixtures/vite-app/', import.meta.url));
 
 let outDir: string;
 let browser: Browser;
@@ -51,10 +55,12 @@ describe('a Vite-built app importing spring-solver', () => {
 
   it("runs on 'simd' by default, fetching the wasm as application/wasm, with no console error", async () => {
     await withServer({}, async (server) => {
-      const { page, errors } = await openWatchedPage(browser);
+      const { page, errors, warnings } = await openWatchedPage(browser);
       const result = await loadScenario(page, server.url);
       await page.context().close();
       expect(result.backend).toBe('simd');
+      expect(result.fallbackReason).toBeNull();
+      expect(warnings).toEqual([]);
       expect(result.x.every(Number.isFinite)).toBe(true);
       expect(server.requests).toContainEqual({ path: expect.stringMatching(/simd-.*\.wasm$/), status: 200, contentType: 'application/wasm' });
       expect(errors).toEqual([]);
@@ -89,9 +95,9 @@ describe('a Vite-built app importing spring-solver', () => {
     });
   });
 
-  it("under script-src 'self' alone WebAssembly is refused: createSolver() falls back to 'js' and works", async () => {
+  it("under script-src 'self' alone WebAssembly is refused: createSolver() falls back to 'js', works, and says why", async () => {
     await withServer({ 'Content-Security-Policy': "script-src 'self'" }, async (server) => {
-      const { page } = await openWatchedPage(browser);
+      const { page, warnings } = await openWatchedPage(browser);
       await page.addInitScript(() => {
         const w = window as unknown as { violations: string[] };
         w.violations = [];
@@ -104,6 +110,11 @@ describe('a Vite-built app importing spring-solver', () => {
       expect(fallback.x.every(Number.isFinite)).toBe(true);
       // It was the policy that refused the wasm builds (not a missing file or a broken build).
       expect(violations).toContain('script-src wasm-eval');
+      // …and the solver says so: both builds, each refused by the policy, and one console warning.
+      const refused = (build: string, file: string) =>
+        `the ${build} build \\(from ${server.url.replace(/[.]/g, '\\.')}assets/${file}-[\\w-]+\\.wasm\\) failed to load: CompileError: [^;]*Content Security Policy[^;]*`;
+      expect(fallback.fallbackReason).toMatch(new RegExp(`^${refused('SIMD', 'spring-solver.simd')}; ${refused('scalar', 'spring-solver.scalar')}$`));
+      expect(warnings).toEqual([`spring-solver: createSolver() runs the slower 'js' backend: ${fallback.fallbackReason}. ${FALLBACK_ADVICE}`]);
     });
   });
 });

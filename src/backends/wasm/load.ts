@@ -1,7 +1,8 @@
 /**
  * Finding, compiling and instantiating the two wasm builds, in Node and in browsers.
- * The .wasm files sit next to the compiled JS; `new URL('../../wasm/x.wasm', import.meta.url)` with a
- * literal path is what bundlers (Vite, webpack, esbuild) recognise and copy as an asset.
+ * The .wasm files are in dist/wasm/; `new URL('../../wasm/x.wasm', import.meta.url)` with a
+ * literal path is what Vite and webpack 5 recognise and copy as an asset (esbuild and Rollup do
+ * not: they need 'spring-solver/embedded', src/embedded.ts).
  */
 import type { KernelExports } from './kernel-exports.js';
 
@@ -52,9 +53,10 @@ async function compileResponse(response: Response): Promise<WebAssembly.Module> 
 }
 
 async function readFileBytes(url: URL): Promise<Uint8Array<ArrayBuffer>> {
-  // The specifier is built at run time so that browser bundlers do not try to resolve node:fs.
+  // The specifier is built at run time so that browser bundlers do not try to resolve node:fs;
+  // webpack would turn it into a module context that cannot find node:fs (test/loading/bundle-webpack).
   const fsModule = 'node:fs/promises';
-  const { readFile } = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs/promises');
+  const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule)) as typeof import('node:fs/promises');
   return new Uint8Array(await readFile(url));
 }
 
