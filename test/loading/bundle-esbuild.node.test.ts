@@ -47,7 +47,7 @@ describe('an esbuild bundle of a Node app', () => {
     const outdir = await bundle('node-main.js', 'node-esm-copied', { platform: 'node', format: 'esm' });
     for (const build of ['simd', 'scalar']) {
       const file = `spring-solver.${build}.wasm`;
-      await cp(join(app.dir, 'node_modules/spring-solver/dist/wasm', file), join(outdir, file));
+      await cp(join(app.dir, 'node_modules/spring-solver/dist/backends/wasm', file), join(outdir, file));
     }
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(result.backend).toBe('simd');

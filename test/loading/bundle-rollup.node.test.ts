@@ -47,7 +47,7 @@ describe('a Rollup bundle of a Node app', () => {
     // The README's recipe: copy the two files next to the bundle.
     for (const build of ['simd', 'scalar']) {
       const file = `spring-solver.${build}.wasm`;
-      await cp(join(app.dir, 'node_modules/spring-solver/dist/wasm', file), join(outdir, file));
+      await cp(join(app.dir, 'node_modules/spring-solver/dist/backends/wasm', file), join(outdir, file));
     }
     const copied = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(copied.result.backend).toBe('simd');

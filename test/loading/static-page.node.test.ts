@@ -17,7 +17,7 @@ const MOUNTS = {
   '/node_modules/spring-solver/dist': path('../../dist/'),
 };
 
-const SIMD_WASM = '/node_modules/spring-solver/dist/wasm/spring-solver.simd.wasm';
+const SIMD_WASM = '/node_modules/spring-solver/dist/backends/wasm/spring-solver.simd.wasm';
 
 let browser: Browser;
 

@@ -21,7 +21,7 @@ function exportTargets(node: unknown): string[] {
 
 describe('the published package', () => {
   it('ships the built code, both wasm builds, the README and the changelog', () => {
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/wasm/spring-solver.simd.wasm', 'dist/wasm/spring-solver.scalar.wasm', 'README.md', 'CHANGELOG.md']) {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/backends/wasm/spring-solver.simd.wasm', 'dist/backends/wasm/spring-solver.scalar.wasm', 'README.md', 'CHANGELOG.md']) {
       expect(packed).toContain(file);
     }
   });

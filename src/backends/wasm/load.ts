@@ -1,6 +1,6 @@
 /**
  * Finding, compiling and instantiating the two wasm builds, in Node and in browsers.
- * The .wasm files are in dist/wasm/; `new URL('../../wasm/x.wasm', import.meta.url)` with a
+ * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
  * literal path is what Vite and webpack 5 recognise and copy as an asset (esbuild and Rollup do
  * not: they need 'spring-solver/embedded', src/embedded.ts).
  */
@@ -13,8 +13,8 @@ export type WasmSource = URL | string | BufferSource | Response | WebAssembly.Mo
 
 export function defaultWasmUrl(build: WasmBuild): URL {
   return build === 'simd'
-    ? new URL('../../wasm/spring-solver.simd.wasm', import.meta.url)
-    : new URL('../../wasm/spring-solver.scalar.wasm', import.meta.url);
+    ? new URL('./spring-solver.simd.wasm', import.meta.url)
+    : new URL('./spring-solver.scalar.wasm', import.meta.url);
 }
 
 const compiled = new Map<WasmBuild, Promise<WebAssembly.Module>>();
