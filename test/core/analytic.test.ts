@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend, } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, callKernel, type Kernels, useSolvers } from '../helpers/backends.js';
+import { F64_PER_M, FLOAT32_ULP, SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
 import { fillState, mulberry32 } from '../helpers/random.js';
 
 const EPS = Number.EPSILON / 2; // float64 unit roundoff, 2^-53
@@ -160,24 +161,18 @@ const IMPLS: Impl[] = ['reference', ...BACKENDS];
 /**
  * Tolerances, per element, with M the sum of |terms| of the transition written around g
  * (M = |g| + |xx·(x0 − g)| + |xv·v0| + |xq·q|, the coefficients taken from the oracle itself
- * applied to unit states) and S the oracle's own sum of |terms|:
+ * applied to unit states) and S the oracle's own sum of |terms| (constants and their reasons:
+ * test/helpers/tolerances.ts):
  * - the oracle's float64 error is ≤ ~10 roundings of ε = 2^-53 on S: 16ε·S;
- * - the float32 SIMD kernel is within 7·2^-24·M of the float64 result (see parity.test.ts),
- *   plus the final rounding: 1e-6·M (2.4× that bound). It implies the issue's relative
- *   error ≤ 1e-5 wherever M ≤ 10·|x| (no cancellation among the terms).
- * - the float64 paths (reference, JS, scalar wasm) round once to float32: ≤ 2^-24·|x|; we allow
- *   one float32 ulp, 2^-23·|x|, plus 1e-11·M for their own float64 error (coefficients computed
- *   with ≤ ~10 roundings, amplified ≤ 1e3 by the over-damped branch's cancellation near critical).
- * - below FLT_MIN float32 is subnormal (absolute rounding ≤ 2^-150 per operation): floor 1e-37.
+ * - the float32 SIMD kernel: SIMD_PER_M·M;
+ * - the float64 paths (reference, JS, scalar wasm) round once to float32: one FLOAT32_ULP of |x|,
+ *   plus F64_PER_M·M for their own float64 error;
+ * - SUBNORMAL_FLOOR where the result underflows.
  */
-const SIMD_PER_M = 1e-6;
-const F64_ULP = 2 ** -23;
-const F64_PER_M = 1e-11;
 const ORACLE_PER_SCALE = 16 * EPS;
-const SUBNORMAL_FLOOR = 1e-37;
 
 function tolerance(impl: Impl, exact: number, m: number, scale: number): number {
-  const own = impl === 'simd' ? SIMD_PER_M * m : F64_ULP * Math.abs(exact) + F64_PER_M * m;
+  const own = impl === 'simd' ? SIMD_PER_M * m : FLOAT32_ULP * Math.abs(exact) + F64_PER_M * m;
   return own + ORACLE_PER_SCALE * scale + SUBNORMAL_FLOOR;
 }
 

@@ -3,11 +3,15 @@
  * over random states, parameters and time steps spanning the under-damped, exactly critical
  * and over-damped regimes, with uniform, per-element and mixed parameters, on plain arrays
  * (copy path, in chunks) and on alloc() arrays (in place), aligned and not.
+ * The JS backend runs the reference itself, so its rows check only the plumbing (argument
+ * handling, copies, dispatch to the right model), not the maths: that is what the wasm rows and
+ * the analytic tests (closed forms, test/core/analytic.test.ts) are for.
  */
 import { describe, expect, it } from 'vitest';
 import { SpringMode, type Backend, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, callKernel, type FnName, useSolvers } from '../helpers/backends.js';
+import { FLOAT32_ULP, SCALAR_PER_M, SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
 import {
   dampingRatio, fillState, integer, logUniform, mulberry32, timeSteps, type Regime, type Rng,
 } from '../helpers/random.js';
@@ -148,34 +152,11 @@ class Arrays {
   }
 }
 
-/**
- * Tolerance. Per element, with the exact transition x' = g + xx·(x − g) + xv·v + xq·q,
- * v' = vx·(x − g) + vv·v + vq·q (float64 coefficients from reference.springTransition), let
- *   M = |g| + |xx·(x − g)| + |xv·v| + |xq·q|   (for x'),   M = |vx·(x − g)| + |vv·v| + |vq·q|   (for v').
- * The SIMD kernel rounds each coefficient to float32 (≤ u·|term|, u = 2^-24), rounds x − g
- * (≤ u·|xx·(x − g)| after scaling), each product (≤ u·|term|) and each of the ≤ 3 additions
- * (≤ u·M, every partial sum being ≤ M): at most 3u + 3u = 6u·M in all; the reference's own
- * final rounding to float32 adds u·|ref| ≤ u·M: |got − ref| ≤ 7u·M ≈ 4.2e-7·M. The damper
- * (x' = g + (x − g)·f) is the same with two terms: ≤ 5u·M. The scalar wasm kernel works in
- * float64 and rounds once, and the JS backend is the reference itself: both get tighter
- * bounds below. For SIMD we allow 1e-6·M (2.4× the bound). This implies the issue's
- * "relative error ≤ 1e-5" wherever M ≤ 10·|ref| (no cancellation among the terms); where the
- * terms cancel, no float32 kernel can meet a bound relative to |ref|, only one relative to M
- * (the issue's "absolute near zero", scaled by the size of the inputs).
- * Below FLT_MIN ≈ 1.2e-38 float32 is subnormal and its rounding is absolute (≤ 2^-150 per
- * operation, on inputs ≤ 20): the floor 1e-37 covers those ≤ 10 roundings with margin.
- */
-const TOLERANCE_PER_M = 1e-6;
-const SUBNORMAL_FLOOR = 1e-37;
-/**
- * The scalar wasm kernel evaluates the reference's float64 formulas and rounds once to float32,
- * so it may differ from the reference by the float32 rounding: 1 ulp ≤ 2^-23·|ref|. Its float64
- * maths differs only where its libm exp/expm1/sin/cos differ by an ulp (≈ 1e-16), amplified at
- * most by the over-damped branch's ((a + b)·e1 + l1·e2)/2b cancellation, a/b ≤ 10·a·t ≤ 1e4 here:
- * 1e-12·M covers it. JS runs the reference code itself: 0.
- */
-const SCALAR_ULP = 2 ** -23;
-const SCALAR_PER_M = 1e-12;
+// Tolerances (test/helpers/tolerances.ts), per element, relative to M, the sum of |terms| of the
+// exact transition x' = g + xx·(x − g) + xv·v + xq·q (float64 coefficients from
+// reference.springTransition): SIMD ≤ SIMD_PER_M·M; scalar wasm rounds its float64 result once,
+// ≤ FLOAT32_ULP·|ref| + SCALAR_PER_M·M; JS runs the reference code itself: 0. Where the terms
+// cancel, no float32 kernel can meet a bound relative to |ref|, only one relative to M.
 
 /** Worst element of one comparison, as a message that locates it. */
 interface Worst {
@@ -188,8 +169,8 @@ function compare(what: string, got: Float32Array, ref: Float32Array, m: Float64A
   for (let i = 0; i < got.length; i++) {
     const err = Math.abs(got[i] - ref[i]);
     const tol = exact ? 0
-      : backend === 'wasm' ? SCALAR_ULP * Math.abs(ref[i]) + SCALAR_PER_M * m[i] + SUBNORMAL_FLOOR
-      : TOLERANCE_PER_M * m[i] + SUBNORMAL_FLOOR;
+      : backend === 'wasm' ? FLOAT32_ULP * Math.abs(ref[i]) + SCALAR_PER_M * m[i] + SUBNORMAL_FLOOR
+      : SIMD_PER_M * m[i] + SUBNORMAL_FLOOR;
     // NaN or a miss of an exact comparison counts as an infinite ratio.
     const ratio = err <= tol ? (tol > 0 ? err / tol : 0) : exact || Number.isNaN(err) ? Infinity : err / tol;
     if (ratio > worst.ratio) {

@@ -7,18 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { Param, } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, FUNCTIONS, callKernel, fnInfo, type FnInfo, useSolvers } from '../helpers/backends.js';
+import { SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
 import { fillState, logUniform, mulberry32, springParams, uniform } from '../helpers/random.js';
 
 const solvers = useSolvers(4 * 1024 * 1024);
 
-/**
- * Float32 tolerance per unit of M, the sum of |terms| of x' = g + xx·(x − g) + xv·v + xq·q
- * (or of v'): the SIMD kernel's float32 coefficients and arithmetic err by ≤ 6·2^-24·M, the
- * float64 kernels by ≤ 2^-24·|result| (see parity.test.ts); 1e-6 is ≥ 2.4× either.
- */
-const PER_M = 1e-6;
-/** Below FLT_MIN float32 rounding is absolute (2^-150 per operation): covers ≤ 10 of them, ×1e6. */
-const SUBNORMAL_FLOOR = 1e-37;
+// Tolerances per unit of M, the sum of |terms| of x' = g + xx·(x − g) + xv·v + xq·q (or of v'):
+// SIMD_PER_M bounds the float32 kernels and the float64 ones alike (test/helpers/tolerances.ts).
 
 interface Transition {
   xx: number; xv: number; xq: number; vx: number; vv: number; vq: number;
@@ -30,7 +25,7 @@ function transition(fn: FnInfo, p0: number, p1: number, t: number): Transition {
   return reference.springTransition(...reference.stiffnessAndDamping(fn.mode, p0, p1), t);
 }
 
-/** M for x' and for v' (see PER_M). */
+/** M for x' and for v' (see SIMD_PER_M). */
 function termSizes(m: Transition, x: number, v: number, g: number, q: number): [number, number] {
   const y = x - g;
   return [
@@ -72,7 +67,7 @@ const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOff
  * for |z| ≤ 1. For ζ steps of relative size h (and for f steps, likewise), |dz/dζ| ≈ 2(a·t)²,
  * |d²z/dζ²| ≈ 6(a·t)², and s ∝ ζ^-2 contributes 6: |Δ²x| ≲ ((a·t)⁴/3 + 3(a·t)² + 6)·h²·M.
  * For the stiffness sweep z moves by h_z = t²·Δs and s is linear: ≲ (h_z²/12 + 2·(Δs/s)·h_z/6)·M.
- * The float32 kernels add ≤ 1e-6·M (PER_M) to each of the three values: ≤ 4e-6·M in all.
+ * The float32 kernels add ≤ 1e-6·M (SIMD_PER_M) to each of the three values: ≤ 4e-6·M in all.
  */
 interface Sweep {
   label: string;
@@ -199,9 +194,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
                 expect(x[i], where).toBe(g[i]);
               } else if (fn.name === 'springDamper') {
                 expect(v[i], where).toBe(q[i]);
-                // x' = g + 1·(x − g) + 0·v + dt·q: float32 roundings of its terms (PER_M).
+                // x' = g + 1·(x − g) + 0·v + dt·q: float32 roundings of its terms (SIMD_PER_M).
                 const m = Math.abs(g[i]) + Math.abs(x0[i] - g[i]) + Math.abs(dt * q[i]);
-                expect(Math.abs(x[i] - (x0[i] + dt * q[i])), where).toBeLessThanOrEqual(PER_M * m);
+                expect(Math.abs(x[i] - (x0[i] + dt * q[i])), where).toBeLessThanOrEqual(SIMD_PER_M * m);
               } else {
                 expect(x[i], where).toBe(g[i]);
                 expect(v[i] === 0, `${where}: v = ${v[i]}`).toBe(true); // +0 or −0
@@ -283,8 +278,8 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
             const [m1x, m1v] = termSizes(t1, x0[i], v0[i], g[i], q[i]);
             const [m2x, m2v] = termSizes(t1, x1[i], v1[i], g[i], q[i]);
             const [m3x, m3v] = termSizes(t2, x0[i], v0[i], g[i], q[i]);
-            const tolX = PER_M * (Math.abs(t1.xx) * m1x + Math.abs(t1.xv) * m1v + m2x + m3x) + SUBNORMAL_FLOOR;
-            const tolV = PER_M * (Math.abs(t1.vx) * m1x + Math.abs(t1.vv) * m1v + m2v + m3v) + SUBNORMAL_FLOOR;
+            const tolX = SIMD_PER_M * (Math.abs(t1.xx) * m1x + Math.abs(t1.xv) * m1v + m2x + m3x) + SUBNORMAL_FLOOR;
+            const tolV = SIMD_PER_M * (Math.abs(t1.vx) * m1x + Math.abs(t1.vv) * m1v + m2v + m3v) + SUBNORMAL_FLOOR;
             for (const [what, twice, once, tol] of [['x', x[i], xOnce[i], tolX], ['v', v[i], vOnce[i], tolV]] as const) {
               const err = Math.abs(twice - once);
               const ratio = Number.isNaN(err) ? Infinity : err / tol;
@@ -339,7 +334,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
               const i = j * points + k;
               const d2 = (a: ArrayLike<number>) => a[i + 1] - 2 * a[i] + a[i - 1];
               const mMax = Math.max(m[c][i - 1], m[c][i], m[c][i + 1]);
-              const tol = (sw.smooth + 4 * PER_M) * mMax + SUBNORMAL_FLOOR;
+              const tol = (sw.smooth + 4 * SIMD_PER_M) * mMax + SUBNORMAL_FLOOR;
               const err = Math.abs(d2(results[c]));
               const ratio = Number.isNaN(err) ? Infinity : err / tol;
               if (ratio > worst.ratio) {
@@ -393,8 +388,8 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
             const mx = Math.abs(g[i]) + Math.abs(x0[i] - g[i]) + Math.abs(xv * v0[i]) + Math.abs(xq * q[i]);
             const mv = Math.abs(decay * v0[i]) + Math.abs((1 - decay) * q[i]);
             const where = `${perElement ? 'per-element' : 'uniform'} d ${d}, dt ${dt}, element ${i}: x ${x[i]} (exact ${xe}), v ${v[i]} (exact ${ve})`;
-            expect(Math.abs(x[i] - xe), where).toBeLessThanOrEqual(PER_M * mx + SUBNORMAL_FLOOR);
-            expect(Math.abs(v[i] - ve), where).toBeLessThanOrEqual(PER_M * mv + SUBNORMAL_FLOOR);
+            expect(Math.abs(x[i] - xe), where).toBeLessThanOrEqual(SIMD_PER_M * mx + SUBNORMAL_FLOOR);
+            expect(Math.abs(v[i] - ve), where).toBeLessThanOrEqual(SIMD_PER_M * mv + SUBNORMAL_FLOOR);
           }
         }
       }
@@ -468,10 +463,10 @@ describe('per-element phases beyond the SIMD range reduction', () => {
     reference.springDamperStiffness(xr, vr, g, q, stiffness, damping, 1000);
     for (let i = 0; i < n; i++) {
       // M = |xx·x| + |xv·v| ≤ 1 + 0.5/ω and |vx·x| + |vv·v| ≤ ω + 0.5: float32 rounding of the
-      // scalar-path coefficients and arithmetic, ≤ 6·2^-24 of M each (PER_M bounds it).
+      // scalar-path coefficients and arithmetic, ≤ 6·2^-24 of M each (SIMD_PER_M bounds it).
       const omega = Math.sqrt(stiffness[i]);
-      expect(Math.abs(x[i] - xr[i])).toBeLessThanOrEqual(PER_M * (1 + 0.5 / omega));
-      expect(Math.abs(v[i] - vr[i])).toBeLessThanOrEqual(PER_M * (omega + 0.5));
+      expect(Math.abs(x[i] - xr[i])).toBeLessThanOrEqual(SIMD_PER_M * (1 + 0.5 / omega));
+      expect(Math.abs(v[i] - vr[i])).toBeLessThanOrEqual(SIMD_PER_M * (omega + 0.5));
     }
   });
 });

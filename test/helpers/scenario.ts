@@ -23,13 +23,7 @@ export async function loadScenario(page: Page, url: string): Promise<ScenarioRes
   return result;
 }
 
-/**
- * Every backend runs the scenario from the same float32 inputs, and the states are rounded to
- * float32 after each of the 120 calls (relative rounding 6e-8, on values of magnitude ≤ ~3), so
- * honest backends can drift apart by about 120 · 6e-8 · 3 ≈ 2e-5. Measured: 4.3e-7 (SIMD vs JS),
- * 0 (scalar wasm vs JS). A wrong coefficient or a skipped call moves values by ≥ 1e-2.
- */
-export const SCENARIO_TOLERANCE = 2e-5;
+export { SCENARIO_TOLERANCE } from './tolerances.js';
 
 /** Largest absolute difference between two results' states. */
 export function maxDifference(a: ScenarioResult, b: ScenarioResult): number {
