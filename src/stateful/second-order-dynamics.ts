@@ -173,7 +173,8 @@ export class SecondOrderDynamics {
   private referenceStep(arrays: (Float32Array | null)[], n: number, dt: number): void {
     const [x, xd, xPrev, y, yd] = arrays as [Float32Array, Float32Array | null, Float32Array, Float32Array, Float32Array];
     const [f, zeta, r] = this.params;
-    const reference = (this.reference ??= new SecondOrderDynamicsReference(n, f, zeta, r, xPrev));
+    this.reference ??= new SecondOrderDynamicsReference(n, f, zeta, r, xPrev);
+    const reference = this.reference;
     reference.xPrev.set(xPrev);
     reference.y.set(y);
     reference.yd.set(yd);

@@ -52,7 +52,7 @@ function thrown(action: () => void): Error {
   throw new Error('expected an exception, but the call returned normally');
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface ErrorCase {
   label: string;
@@ -100,7 +100,7 @@ function errorCases(fn: FnInfo): ErrorCase[] {
         label: `${name} = ${value}`,
         apply: (a) => (a[name] = value),
         type: RangeError,
-        message: new RegExp(`^${name} is ${escape(String(value))}; it must be finite and ${name === 'dampingRatio' ? '>' : '≥'} 0`),
+        message: new RegExp(`^${name} is ${escapeRegExp(String(value))}; it must be finite and ${name === 'dampingRatio' ? '>' : '≥'} 0`),
       });
     }
     // A bad element of a per-element array, plain or from alloc (the wasm backends scan their
@@ -117,7 +117,7 @@ function errorCases(fn: FnInfo): ErrorCase[] {
               a[name] = array;
             },
             type: RangeError,
-            message: new RegExp(`^${name}\\[${index}\\] is ${escape(String(value))}; it must be`),
+            message: new RegExp(`^${name}\\[${index}\\] is ${escapeRegExp(String(value))}; it must be`),
           });
         }
       }
@@ -130,7 +130,7 @@ function errorCases(fn: FnInfo): ErrorCase[] {
   }
   // dt.
   for (const value of [-1, NaN, Infinity, -1e-30]) {
-    cases.push({ label: `dt = ${value}`, apply: (a) => (a.dt = value), type: RangeError, message: new RegExp(`^dt is ${escape(String(value))}; it must be finite and ≥ 0`) });
+    cases.push({ label: `dt = ${value}`, apply: (a) => (a.dt = value), type: RangeError, message: new RegExp(`^dt is ${escapeRegExp(String(value))}; it must be finite and ≥ 0`) });
   }
   for (const [label, value] of [['a string', '0.1'], ['undefined', undefined]] as const) {
     cases.push({ label: `dt as ${label}`, apply: (a) => (a.dt = value), type: TypeError, message: /^dt must be a number/ });

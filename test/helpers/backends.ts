@@ -70,12 +70,26 @@ export function callKernel(
   target: Kernels, name: FnName, x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, p: Param[], dt: number,
 ): void {
   switch (name) {
-    case 'damper': return target.damper(x, g, p[0], dt);
-    case 'springDamper': return target.springDamper(x, v, g, q, p[0], p[1], dt);
-    case 'springDamperStiffness': return target.springDamperStiffness(x, v, g, q, p[0], p[1], dt);
-    case 'springDamperRatio': return target.springDamperRatio(x, v, g, q, p[0], p[1], dt);
-    case 'criticalSpringDamper': return target.criticalSpringDamper(x, v, g, q, p[0], dt);
-    case 'simpleSpringDamper': return target.simpleSpringDamper(x, v, g, p[0], dt);
-    case 'decaySpringDamper': return target.decaySpringDamper(x, v, p[0], dt);
+    case 'damper':
+      target.damper(x, g, p[0], dt);
+      return;
+    case 'springDamper':
+      target.springDamper(x, v, g, q, p[0], p[1], dt);
+      return;
+    case 'springDamperStiffness':
+      target.springDamperStiffness(x, v, g, q, p[0], p[1], dt);
+      return;
+    case 'springDamperRatio':
+      target.springDamperRatio(x, v, g, q, p[0], p[1], dt);
+      return;
+    case 'criticalSpringDamper':
+      target.criticalSpringDamper(x, v, g, q, p[0], dt);
+      return;
+    case 'simpleSpringDamper':
+      target.simpleSpringDamper(x, v, g, p[0], dt);
+      return;
+    case 'decaySpringDamper':
+      target.decaySpringDamper(x, v, p[0], dt);
+      return;
   }
 }

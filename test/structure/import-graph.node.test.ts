@@ -18,7 +18,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Relative module specifiers of `import`, `import type`, `export … from` and `import()`. */
-export function relativeImports(text: string): string[] {
+function relativeImports(text: string): string[] {
   const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
   return [...new Set(specifiers)];
 }
@@ -34,7 +34,7 @@ function importGraph(): Map<string, string[]> {
 }
 
 /** The strongly connected components with more than one file, or a file importing itself (Tarjan). */
-export function importCircles(graph: Map<string, string[]>): string[][] {
+function importCircles(graph: Map<string, string[]>): string[][] {
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

@@ -53,7 +53,9 @@ export function buildControls(parent: HTMLElement, handlers: ControlHandlers): C
   const controls: Controls = {
     params,
     timesteps: OVERLAY_RATES.map((hz) => 1 / hz),
-    stopAutomatic: () => void (auto.checked = false),
+    stopAutomatic: () => {
+      auto.checked = false;
+    },
   };
   const dt = slider(parent, { id: 'dt', label: 'dt', unit: 'ms', min: 2, max: 100, step: 0.1, value: 16.7 }, (ms) => {
     rate.value = 'custom';

@@ -25,10 +25,14 @@ async function main(): Promise<void> {
 
   const cards = availableModels(solver).map((model) => ({ card: new PlotCard(model, setGoal), traces: [] as Trace[] }));
   const controls = buildControls(document.getElementById('controls')!, {
-    onParams: () => void (replay = true),
+    onParams: () => {
+      replay = true;
+    },
     onTimesteps: () => rebuildTraces(),
     onAutomatic: (on) => goals.setAutomatic(on, clock),
-    onPause: (value) => void (paused = value),
+    onPause: (value) => {
+      paused = value;
+    },
   });
   document.getElementById('plots')!.append(...cards.map(({ card }) => card.element));
 

@@ -201,7 +201,9 @@ export const MODELS: readonly SpringModel[] = [
     id: 'decaySpringDamper', label: 'decaySpringDamper', source: `${HOLDEN}: decay_spring_damper_exact, on the offset from the goal`,
     uses: ['halflife'], exact: true, method: 'decaySpringDamper',
     // x is the offset from the goal, decaying to 0: a goal change adds the jump to it.
-    reset: (s) => void (s.x[0] = 0),
+    reset: (s) => {
+      s.x[0] = 0;
+    },
     step: (solver, s, p, dt) => {
       s.x[0] = s.x[0]! + s.lastGoal - s.g[0]!;
       solver.decaySpringDamper(s.x, s.v, p.halflife, dt);

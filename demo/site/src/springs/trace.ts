@@ -47,7 +47,11 @@ export class Trace {
       if (!(Math.abs(this.state.value) < DIVERGED)) {
         this.divergences++;
         this.state.reset(goal, p);
-        this.t.push(t), this.goal.push(goal), this.value.push(null), this.intermediate.push(NaN); // a gap in the plot
+        // a gap in the plot
+        this.t.push(t);
+        this.goal.push(goal);
+        this.value.push(null);
+        this.intermediate.push(NaN);
         continue;
       }
       this.record(t, goals.valueAt(t));
