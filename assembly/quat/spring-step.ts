@@ -5,11 +5,11 @@
 //   y = 2·ln2/halflife, eydt = exp(−y·dt), j1 = v + j0·y,
 //   x' = exp(eydt·(j0 + j1·dt)) [⊗ goal],  v' = eydt·(v − j1·y·dt).
 // eydt = 0 (halflife 0, or exp underflow) is the exact limit: the goal, at rest.
-import { loadQuat4, loadVec4, lx, ly, lz, lw } from './aos-lanes';
-import { logX4, expX4, vx, vy, vz, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';
-import { expX2 } from './simd-math';
-import { paramX4, lowX2, highX2, joinX4 } from './lanes';
-import { f, put } from './f32-access';
+import { loadQuat4, loadVec4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { logX4, expX4, vx, vy, vz, logScalar, expScalar, sx, sy, sz, sw } from './algebra';
+import { expX2 } from '../maths/x2';
+import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
+import { f, put } from '../lanes/scalar';
 
 const LN2: f64 = 0.6931471805599453;
 

@@ -6,8 +6,8 @@
 //   exp   [sin(h)·a/|a|, cos(h)], h = |a|/2        (quat_from_scaled_angle_axis)
 // Two widths: four bones per call in f32x4 lanes (results in the globals q*/v*; SIMD build
 // only), and one bone in float64 (results in the globals s*), for the scalar build and tails.
-import { atan2FirstQuadrantX4, atanRatioOut, atanSmallOut, sinOverXX4, cosX4 } from './simd-math-f32';
-import { joinX4 } from './lanes';
+import { atan2FirstQuadrantX4, atanRatioOut, atanSmallOut, sinOverXX4, cosX4 } from '../maths/x4';
+import { joinX4 } from '../lanes/x4';
 
 // @ts-ignore: decorator
 @lazy export let qx: v128 = f32x4.splat(0);

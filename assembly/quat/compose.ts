@@ -3,10 +3,10 @@
 // (quat-spring-step.ts) when dt > 0, then
 //   out_q = off_q ⊗ in_q,  out_w = off_w + rotate(off_q, in_w).
 // Shared by quatInertializeUpdate (quat.ts) and poseInertializeUpdate (pose-inertialize.ts).
-import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
-import { mulX4, rotateX4, qx, qy, qz, qw, vx, vy, vz, mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
-import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './quat-spring-step';
-import { f, put } from './f32-access';
+import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { mulX4, rotateX4, qx, qy, qz, qw, vx, vy, vz, mulScalar, rotateScalar, sx, sy, sz, sw } from './algebra';
+import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './spring-step';
+import { f, put } from '../lanes/scalar';
 
 /** The offsets of bones i … i + 3 after the decay, set by offsetX4. */
 // @ts-ignore: decorator

@@ -2,10 +2,10 @@
 // "Spring-It-On": s = d²/4, d = 4·ln2/halflife) taken from the core springTransition
 // (spring-transition.ts, spring-transition-simd.ts), for the composite kernels that step such
 // springs toward computed goals: x' = g + xx·(x − g) + xv·v, v' = vx·(x − g) + vv·v.
-import { springTransition, xx, xv, vx, vv } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, vxX2, vvX2 } from './spring-transition-simd';
-import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2, MODE_CRITICAL } from './spring-params';
-import { lowX2, highX2, joinX4 } from './lanes';
+import { springTransition, xx, xv, vx, vv } from './transition';
+import { springTransitionX2, xxX2, xvX2, vxX2, vvX2 } from './transition-x2';
+import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2, MODE_CRITICAL } from './params';
+import { lowX2, highX2, joinX4 } from '../lanes/x4';
 
 /** Sets the core globals xx, xv, vx, vv (spring-transition.ts) for one halflife (s) over dt. */
 // @ts-ignore: decorator

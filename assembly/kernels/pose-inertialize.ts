@@ -8,11 +8,11 @@
 //   v' = vx·x + vv·v,  vx = −eydt·y·(y·dt),  vv = eydt·(1 − y·dt)     (all 0 where eydt = 0)
 // The float64 oracles are src/reference/inertialize.ts (inertializeUpdate) and
 // src/reference/quat-spring.ts (quatInertializeUpdate). dt = 0 only composes.
-import { spreadVec4, spread0, spread1, spread2 } from './aos-lanes';
-import { yOf, yLo, yHi, eLo, eHi } from './quat-spring-step';
-import { offsetX4, composeX4, offsetAndComposeScalar } from './quat-compose';
-import { paramAt, joinX4 } from './lanes';
-import { f, put } from './f32-access';
+import { spreadVec4, spread0, spread1, spread2 } from '../lanes/transpose-x4';
+import { yOf, yLo, yHi, eLo, eHi } from '../quat/spring-step';
+import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
+import { paramAt, joinX4 } from '../lanes/x4';
+import { f, put } from '../lanes/scalar';
 
 // Position decay coefficients of the last vectorCoefficients call (one bone, float64).
 let cxx: f64 = 0;

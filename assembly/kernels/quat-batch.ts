@@ -1,11 +1,11 @@
 // Batched quaternion helpers over n elements (quaternions x, y, z, w; vectors x, y, z), the
 // formulas of quat-algebra.ts applied element by element; the float64 oracle is
 // src/reference/quat-batch.ts. An input may be the very same array as the output.
-import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
-import { mulX4, rotateX4, logX4, expX4, qx, qy, qz, qw, vx, vy, vz } from './quat-algebra';
-import { mulScalar, rotateScalar, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';
-import { paramAt, paramX4, lowX2, highX2 } from './lanes';
-import { f, put } from './f32-access';
+import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { mulX4, rotateX4, logX4, expX4, qx, qy, qz, qw, vx, vy, vz } from '../quat/algebra';
+import { mulScalar, rotateScalar, logScalar, expScalar, sx, sy, sz, sw } from '../quat/algebra';
+import { paramAt, paramX4, lowX2, highX2 } from '../lanes/x4';
+import { f, put } from '../lanes/scalar';
 
 
 

@@ -1,8 +1,8 @@
 // springTransition (spring-transition.ts) for two lanes of f64x2, each with its own s and d.
 // Every regime present in the pair is evaluated and merged with bitselect; a regime no lane
 // is in is skipped. Only called from `if (ASC_FEATURE_SIMD)` branches.
-import { expX2, expm1OverXX2, sinCosX2, cosOut } from './simd-math';
-import { CRITICAL_SERIES_Z, SMALL_STIFFNESS_ST2, springTransition, xx, xv, xq, vx, vv, vq } from './spring-transition';
+import { expX2, expm1OverXX2, sinCosX2, cosOut } from '../maths/x2';
+import { CRITICAL_SERIES_Z, SMALL_STIFFNESS_ST2, springTransition, xx, xv, xq, vx, vv, vq } from './transition';
 
 // sinCosX2 reduces exactly only while ωt < 2^20·π/2; past (ωt)² = 1e12 a pair goes to the
 // scalar transition, whose Math.sin/cos reduce any argument.

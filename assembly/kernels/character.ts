@@ -11,9 +11,9 @@
 // caa = e·(1 − u) (the last four are the core critical transition's xx, xv, vx, vv).
 // halflife 0 (y = ∞) is the limit: every coefficient 0 for t > 0; t = 0 is the identity.
 // True exp instead of fast_negexp. The float64 reference is src/reference/character.ts.
-import { decayIntegrals, psiOut, decayIntegralsX2, psiOutX2 } from './exp-integrals';
-import { expX2 } from './simd-math';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
+import { decayIntegrals, psiOut, decayIntegralsX2, psiOutX2 } from '../spring/exp-integrals';
+import { expX2 } from '../maths/x2';
+import { paramAt, paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 const TWO_LN2: f64 = 1.3862943611198906;
 

@@ -2,11 +2,11 @@
 // (Spring-It-On, extrapolate), dead blending (dead_blending_transition / _update) and the exact
 // tracking spring (Spring-It-On, tracking_spring_update_exact). The float64 reference is
 // src/reference/signal.ts.
-import { springTransition, xx, xv, xq, vx, vv } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2 } from './spring-transition-simd';
-import { decayIntegrals, decayIntegralsX2 } from './exp-integrals';
-import { expX2 } from './simd-math';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
+import { springTransition, xx, xv, xq, vx, vv } from '../spring/transition';
+import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2 } from '../spring/transition-x2';
+import { decayIntegrals, decayIntegralsX2 } from '../spring/exp-integrals';
+import { expX2 } from '../maths/x2';
+import { paramAt, paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 const LN2: f64 = 0.6931471805599453;
 

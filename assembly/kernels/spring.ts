@@ -2,10 +2,10 @@
 // springDamperRatio, critical, simple and decay springs): one exact transition per step,
 //   x' = g + xx·(x − g) + xv·v + xq·q,   v' = vx·(x − g) + vv·v + vq·q
 // (spring-transition.ts). g = 0 / q = 0 pointers mean goal 0 / goal velocity 0.
-import { springTransition, xx, xv, xq, vx, vv, vq } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from './spring-transition-simd';
-import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2 } from './spring-params';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
+import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
+import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../spring/transition-x2';
+import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2 } from '../spring/params';
+import { paramAt, paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 /** Uniform parameters: the transition is computed once, in float64, then applied to n elements. */
 export function springUniform(x: usize, v: usize, g: usize, q: usize, n: i32, mode: i32, p0: f64, p1: f64, dt: f64): void {

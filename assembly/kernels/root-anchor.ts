@@ -7,8 +7,8 @@
 // The root of character c is bone c·bones + root of the pose arrays (x, y, z / x, y, z, w).
 // Scalar float64 in both builds: one bone in `bones`, read with a stride of a whole skeleton,
 // so four-lane gathers would cost more than the arithmetic they would share.
-import { mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
-import { f, put } from './f32-access';
+import { mulScalar, rotateScalar, sx, sy, sz, sw } from '../quat/algebra';
+import { f, put } from '../lanes/scalar';
 
 
 

@@ -4,8 +4,8 @@
 // element: per lane. The float64 reference is src/reference/composite.ts.
 import {
   criticalTransition, criticalTransitionX4, splatCriticalTransition, simpleStepX4, simpleStep,
-} from './critical-transition';
-import { paramAt, paramX4 } from './lanes';
+} from '../spring/critical';
+import { paramAt, paramX4 } from '../lanes/x4';
 
 /**
  * double_spring_damper: (xi, vi) a simple spring toward g with halflife/2, then (x, v) a simple

@@ -8,14 +8,14 @@
 // SIMD: four bones per step in f32x4 lanes, the spring step of quat-spring-step.ts (its scalar
 // algebra in float64 pairs) and the update's output of quat-compose.ts. Tails and the scalar
 // build: one bone in float64.
-import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
-import { mulX4, rotateX4, logX4, expX4, qx, qy, qz, qw, vx, vy, vz } from './quat-algebra';
-import { mulScalar, rotateScalar, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';
-import { expX2 } from './simd-math';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
-import { f, put } from './f32-access';
-import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz } from './quat-spring-step';
-import { offsetX4, composeX4, offsetAndComposeScalar } from './quat-compose';
+import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { mulX4, rotateX4, logX4, expX4, qx, qy, qz, qw, vx, vy, vz } from '../quat/algebra';
+import { mulScalar, rotateScalar, logScalar, expScalar, sx, sy, sz, sw } from '../quat/algebra';
+import { expX2 } from '../maths/x2';
+import { paramAt, paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
+import { f, put } from '../lanes/scalar';
+import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz } from '../quat/spring-step';
+import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
 
 const LN2: f64 = 0.6931471805599453;
 
