@@ -16,7 +16,7 @@
 import { springTransition, xx, xv, vx, vv } from '../spring/transition';
 import { springTransitionX2, xxX2, xvX2, vxX2, vvX2 } from '../spring/transition-x2';
 import { expX2, sinCosX2, cosOut } from '../maths/x2';
-import { paramAt } from '../lanes/x4';
+import { paramAt } from '../lanes/scalar';
 import { storeX2, paramX2 } from '../lanes/x2';
 
 const EULER_SUBSTEP = 0;

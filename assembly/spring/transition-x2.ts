@@ -1,4 +1,4 @@
-// springTransition (spring-transition.ts) for two lanes of f64x2, each with its own s and d.
+// springTransition (transition.ts) for two lanes of f64x2, each with its own s and d.
 // Every regime present in the pair is evaluated and merged with bitselect; a regime no lane
 // is in is skipped. Only called from `if (ASC_FEATURE_SIMD)` branches.
 import { expX2, expm1OverXX2, sinCosX2, cosOut } from '../maths/x2';
@@ -134,7 +134,7 @@ function scalarTransitionX2(s: v128, d: v128, t: f64): void {
   return f64x2.sub(f64x2.splat(1), f64x2.mul(f64x2.mul(z, f64x2.splat(1.0 / 6)), c));
 }
 
-// integralOfXvSeries (spring-transition.ts) for two lanes.
+// integralOfXvSeries (transition.ts) for two lanes.
 function integralOfXvSeriesX2(s: v128, d: v128, t: f64): v128 {
   const D = f64x2.mul(d, f64x2.splat(t));
   const S = f64x2.mul(s, f64x2.splat(t * t));
