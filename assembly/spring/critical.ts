@@ -27,7 +27,7 @@ import { lowX2, highX2, joinX4 } from '../lanes/x4';
  * Coefficients for four lanes of halflife (f32x4, each multiplied by `scale`), computed in
  * float64 by springTransitionX2 and rounded to f32x4. Only called from ASC_FEATURE_SIMD branches.
  */
-export function criticalTransitionX4(halflife: v128, scale: f64, dt: f64): void {
+function criticalTransitionX4(halflife: v128, scale: f64, dt: f64): void {
   const hLo = f64x2.mul(lowX2(halflife), f64x2.splat(scale));
   springTransitionX2(stiffnessOfX2(MODE_CRITICAL, hLo, hLo), dampingOfX2(MODE_CRITICAL, hLo, hLo), dt, false);
   const xxLo = xxX2, xvLo = xvX2, vxLo = vxX2, vvLo = vvX2;
@@ -71,3 +71,8 @@ export function splatCriticalTransition(): void {
   store<f32>(v + off, <f32>(vx * dx + vv * vNow));
   return <f64>xn;
 }
+
+// Exported by a list, not `export function`: asc reports AS112 (v128 exchange) for every function
+// declared `export` with v128 in its signature, as if it were a wasm export; this one is only
+// called from other assembly files (docs/DECISIONS.md, Quiet build).
+export { criticalTransitionX4 };
