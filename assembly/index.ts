@@ -1,20 +1,24 @@
-// spring-solver kernels. Pointers are byte offsets into the imported memory, counts are
-// element counts, parameter strides are 0 (broadcast) or 1 (per element).
-export { heapBase, simdEnabled } from './memory';
-export { MODE_FREQUENCY_HALFLIFE, MODE_STIFFNESS_DAMPING, MODE_RATIO_HALFLIFE, MODE_CRITICAL } from './spring-params';
-export { damperUniform, damperVarying } from './damper';
-export { springUniform, springVarying } from './spring';
-export { firstInvalid } from './validate';
-export { dataMovementFloor } from './floor';
-export { probeExp, probeSinCos } from './math-probe';
-export { doubleSpringDamper, leadingSpring } from './composite';
-export { characterUpdate, characterPredict } from './character';
-export { inertializeTransition, inertializeUpdate } from './inertialize';
-export { extrapolate, deadBlendingTransition, deadBlendingUpdate, trackingSpringUpdate } from './signal';
-export { pdSpringExplicit, pdSpringSemiImplicit, pdSpringImplicit, pdSpringRigidBody, pdSpringExact } from './pd-spring';
-export { secondOrderEulerSubstep, secondOrderClamped, secondOrderPoleZero, secondOrderExact } from './second-order';
-export { quatSimpleSpringDamper, quatDecaySpringDamper, quatDamper, quatInertializeTransition, quatInertializeUpdate } from './quat';
-export { quatMul, quatInv, quatAbs, quatNormalize, quatRotate, quatToScaledAngleAxis, quatFromScaledAngleAxis, quatSlerp } from './quat-helpers';
-export { rootAnchorApply, rootAnchorTransition } from './root-anchor';
-export { poseInertializeUpdate } from './pose-inertialize';
-export { probeAtanF32, probeAtan2F32, probeSinCosF32, probeExpF32 } from './math-probe-f32';
+// spring-solver kernels: every export of the files below is a wasm export, typed for the host by
+// src/wasm/kernel-exports.ts from the declarations asc generates. Pointers are byte offsets into
+// the imported memory, counts are element counts, parameter strides are 0 (broadcast) or 1 (per
+// element). A file listed here exports kernels only; what kernels share lives in spring/, quat/,
+// lanes/ and maths/.
+export * from './kernels/memory';
+export * from './kernels/damper';
+export * from './kernels/spring';
+export * from './kernels/validate';
+export * from './kernels/composite';
+export * from './kernels/character';
+export * from './kernels/inertialize';
+export * from './kernels/signal';
+export * from './kernels/pd-spring';
+export * from './kernels/second-order';
+export * from './kernels/quat';
+export * from './kernels/quat-batch';
+export * from './kernels/root-anchor';
+export * from './kernels/pose-inertialize';
+
+// For the tests and the benchmark only: the maths probes and the data-movement floor.
+export * from './testing/floor';
+export * from './testing/probe-maths-x2';
+export * from './testing/probe-maths-x4';

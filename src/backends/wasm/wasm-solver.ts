@@ -100,7 +100,7 @@ export class WasmSolver extends SolverBase {
 
   protected firstInvalid(array: Float32Array, rule: ParamRule): number {
     if (!this.owns(array)) return firstInvalidJs(array, rule);
-    return this.kernels.firstInvalid(array.byteOffset, array.length, rule === 'positive' ? 1 : 0);
+    return this.kernels.firstInvalid(array.byteOffset, array.length, rule === 'positive');
   }
 
   protected runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {

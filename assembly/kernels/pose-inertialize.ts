@@ -8,11 +8,11 @@
 //   v' = vx·x + vv·v,  vx = −eydt·y·(y·dt),  vv = eydt·(1 − y·dt)     (all 0 where eydt = 0)
 // The float64 oracles are src/reference/inertialize.ts (inertializeUpdate) and
 // src/reference/quat-spring.ts (quatInertializeUpdate). dt = 0 only composes.
-import { spreadVec4, spread0, spread1, spread2 } from './aos-lanes';
-import { yOf, yLo, yHi, eLo, eHi } from './quat-spring-step';
-import { offsetX4, composeX4, offsetAndComposeScalar } from './quat-compose';
-import { paramAt, joinX4 } from './lanes';
-import { f, put } from './f32-access';
+import { spreadVec3X4, spread0, spread1, spread2 } from '../lanes/transpose-x4';
+import { yOf, yLo, yHi, eLo, eHi } from '../quat/spring-step';
+import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
+import { joinX4 } from '../lanes/x4';
+import { paramAt, readF32, writeF32 } from '../lanes/scalar';
 
 // Position decay coefficients of the last vectorCoefficients call (one bone, float64).
 let cxx: f64 = 0;
@@ -27,7 +27,7 @@ let cvv: f64 = 0;
   cxx = e * (1 + ydt); cxv = e * dt; cvx = -e * y * ydt; cvv = e * (1 - ydt);
 }
 
-// The four coefficients of four bones (from quat-spring-step's yLo … eHi), spread over the 12
+// The four coefficients of four bones (from quat/spring-step.ts's yLo … eHi), spread over the 12
 // floats of their vectors: three f32x4 each.
 // @ts-ignore: decorator
 @lazy let kxx0: v128 = f32x4.splat(0);
@@ -61,15 +61,15 @@ let cvv: f64 = 0;
   const tdt = f64x2.splat(dt);
   const snapLo = f64x2.eq(eLo, zero), snapHi = f64x2.eq(eHi, zero);
   const ydtLo = f64x2.mul(yLo, tdt), ydtHi = f64x2.mul(yHi, tdt);
-  spreadVec4(joinX4(v128.bitselect(zero, f64x2.mul(eLo, f64x2.add(one, ydtLo)), snapLo),
+  spreadVec3X4(joinX4(v128.bitselect(zero, f64x2.mul(eLo, f64x2.add(one, ydtLo)), snapLo),
     v128.bitselect(zero, f64x2.mul(eHi, f64x2.add(one, ydtHi)), snapHi)));
   kxx0 = spread0; kxx1 = spread1; kxx2 = spread2;
-  spreadVec4(joinX4(f64x2.mul(eLo, tdt), f64x2.mul(eHi, tdt)));
+  spreadVec3X4(joinX4(f64x2.mul(eLo, tdt), f64x2.mul(eHi, tdt)));
   kxv0 = spread0; kxv1 = spread1; kxv2 = spread2;
-  spreadVec4(joinX4(v128.bitselect(zero, f64x2.neg(f64x2.mul(f64x2.mul(eLo, yLo), ydtLo)), snapLo),
+  spreadVec3X4(joinX4(v128.bitselect(zero, f64x2.neg(f64x2.mul(f64x2.mul(eLo, yLo), ydtLo)), snapLo),
     v128.bitselect(zero, f64x2.neg(f64x2.mul(f64x2.mul(eHi, yHi), ydtHi)), snapHi)));
   kvx0 = spread0; kvx1 = spread1; kvx2 = spread2;
-  spreadVec4(joinX4(v128.bitselect(zero, f64x2.mul(eLo, f64x2.sub(one, ydtLo)), snapLo),
+  spreadVec3X4(joinX4(v128.bitselect(zero, f64x2.mul(eLo, f64x2.sub(one, ydtLo)), snapLo),
     v128.bitselect(zero, f64x2.mul(eHi, f64x2.sub(one, ydtHi)), snapHi)));
   kvv0 = spread0; kvv1 = spread1; kvv2 = spread2;
 }
@@ -124,16 +124,16 @@ export function poseInertializeUpdate(
     const e = hStride == 0 ? eU : Math.exp(-y * dt);
     if (decay) vectorCoefficients(y, e, dt);
     for (let k = 3 * i; k < 3 * i + 3; k++) {
-      let x = f(offX, k), v = f(offV, k);
+      let x = readF32(offX, k), v = readF32(offV, k);
       if (decay) {
         const xn = <f64><f32>(cxx * x + cxv * v);
         v = <f64><f32>(cvx * x + cvv * v);
         x = xn;
-        put(offX, k, x);
-        put(offV, k, v);
+        writeF32(offX, k, x);
+        writeF32(offV, k, v);
       }
-      put(outX, k, f(inX, k) + x);
-      put(outV, k, f(inV, k) + v);
+      writeF32(outX, k, readF32(inX, k) + x);
+      writeF32(outV, k, readF32(inV, k) + v);
     }
     offsetAndComposeScalar(outQ, outW, offQ, offW, inQ, inW, i, y, e, dt, decay);
   }

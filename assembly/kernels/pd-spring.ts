@@ -1,15 +1,16 @@
 // Huw Bowles' PD spring ("Spring dynamics for production"): F = ω²·(targetPos − pos) +
 // 2ζω·(targetVel − vel), the ODE x'' = s·(g − x) + d·(q − v) with s = ω², d = 2ζω, stepped by
 // explicit, semi-implicit or stable-PD ("implicit") Euler, by the rigid-body velocity change of
-// his appendix B, or exactly (the transition of spring-transition.ts). Every kernel takes
+// his appendix B, or exactly (the transition of spring/transition.ts). Every kernel takes
 // (pos, vel, targetPos, targetVel, n, uaf, uafStride, zeta, zetaStride, dt); stride 0 broadcasts
 // the parameter. The float64 reference is src/reference/pd-spring.ts.
 import { springUniform } from './spring';
-import { MODE_STIFFNESS_DAMPING } from './spring-params';
-import { springTransition, xx, xv, xq, vx, vv, vq } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from './spring-transition-simd';
-import { paramAt, paramX4 } from './lanes';
-import { loadX2, storeX2, paramX2 } from './lanes-x2';
+import { MODE_STIFFNESS_DAMPING } from '../spring/params';
+import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
+import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../spring/transition-x2';
+import { paramAt } from '../lanes/scalar';
+import { paramX4 } from '../lanes/x4';
+import { loadX2, storeX2, paramX2 } from '../lanes/x2';
 
 const EXPLICIT = 0;
 const SEMI_IMPLICIT = 1;

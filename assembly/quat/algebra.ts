@@ -4,10 +4,10 @@
 //   rotate v + w·t + u × t, t = 2·u × v, u = xyz   (quat_mul_vec3)
 //   log   scaled angle axis of abs(q): 2·atan2(|xyz|, w)·xyz/|xyz|   (quat_to_scaled_angle_axis, atan2 form)
 //   exp   [sin(h)·a/|a|, cos(h)], h = |a|/2        (quat_from_scaled_angle_axis)
-// Two widths: four bones per call in f32x4 lanes (results in the globals q*/v*; SIMD build
+// Two widths: four bones per call in f32x4 lanes (results in the globals q* and vec*; SIMD build
 // only), and one bone in float64 (results in the globals s*), for the scalar build and tails.
-import { atan2FirstQuadrantX4, atanRatioOut, atanSmallOut, sinOverXX4, cosX4 } from './simd-math-f32';
-import { joinX4 } from './lanes';
+import { atan2FirstQuadrantX4, atanRatioOut, atanSmallOut, sinOverXX4, cosX4 } from '../maths/x4';
+import { joinX4 } from '../lanes/x4';
 
 // @ts-ignore: decorator
 @lazy export let qx: v128 = f32x4.splat(0);
@@ -18,18 +18,18 @@ import { joinX4 } from './lanes';
 // @ts-ignore: decorator
 @lazy export let qw: v128 = f32x4.splat(0);
 // @ts-ignore: decorator
-@lazy export let vx: v128 = f32x4.splat(0);
+@lazy export let vecX: v128 = f32x4.splat(0);
 // @ts-ignore: decorator
-@lazy export let vy: v128 = f32x4.splat(0);
+@lazy export let vecY: v128 = f32x4.splat(0);
 // @ts-ignore: decorator
-@lazy export let vz: v128 = f32x4.splat(0);
+@lazy export let vecZ: v128 = f32x4.splat(0);
 
 const PI: f64 = 3.141592653589793;
 const INV_PI: f64 = 0.3183098861837907;
 
 /** q = a ⊗ b for four pairs. */
 // @ts-ignore: decorator
-@inline export function mulX4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): void {
+@inline export function quatMulX4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): void {
   const x = f32x4.add(f32x4.add(f32x4.mul(aw, bx), f32x4.mul(ax, bw)), f32x4.sub(f32x4.mul(ay, bz), f32x4.mul(az, by)));
   const y = f32x4.add(f32x4.sub(f32x4.mul(aw, by), f32x4.mul(ax, bz)), f32x4.add(f32x4.mul(ay, bw), f32x4.mul(az, bx)));
   const z = f32x4.add(f32x4.add(f32x4.mul(aw, bz), f32x4.mul(ax, by)), f32x4.sub(f32x4.mul(az, bw), f32x4.mul(ay, bx)));
@@ -39,15 +39,15 @@ const INV_PI: f64 = 0.3183098861837907;
 
 /** v = rotate(q, v) for four pairs. */
 // @ts-ignore: decorator
-@inline export function rotateX4(x: v128, y: v128, z: v128, w: v128, px: v128, py: v128, pz: v128): void {
+@inline export function quatRotateX4(x: v128, y: v128, z: v128, w: v128, px: v128, py: v128, pz: v128): void {
   const two = f32x4.splat(2);
   const tx = f32x4.mul(two, f32x4.sub(f32x4.mul(y, pz), f32x4.mul(z, py)));
   const ty = f32x4.mul(two, f32x4.sub(f32x4.mul(z, px), f32x4.mul(x, pz)));
   const tz = f32x4.mul(two, f32x4.sub(f32x4.mul(x, py), f32x4.mul(y, px)));
   const rx = f32x4.add(f32x4.add(px, f32x4.mul(w, tx)), f32x4.sub(f32x4.mul(y, tz), f32x4.mul(z, ty)));
   const ry = f32x4.add(f32x4.add(py, f32x4.mul(w, ty)), f32x4.sub(f32x4.mul(z, tx), f32x4.mul(x, tz)));
-  vz = f32x4.add(f32x4.add(pz, f32x4.mul(w, tz)), f32x4.sub(f32x4.mul(x, ty), f32x4.mul(y, tx)));
-  vx = rx; vy = ry;
+  vecZ = f32x4.add(f32x4.add(pz, f32x4.mul(w, tz)), f32x4.sub(f32x4.mul(x, ty), f32x4.mul(y, tx)));
+  vecX = rx; vecY = ry;
 }
 
 /**
@@ -56,7 +56,7 @@ const INV_PI: f64 = 0.3183098861837907;
  * which keeps full relative precision as s → 0 (no division by s).
  */
 // @ts-ignore: decorator
-@inline export function logX4(x: v128, y: v128, z: v128, w: v128): void {
+@inline export function quatLogX4(x: v128, y: v128, z: v128, w: v128): void {
   // abs: flip the sign of every component where w < 0 (shortest arc)
   const flip = v128.and(f32x4.lt(w, f32x4.splat(0)), f32x4.splat(-0.0));
   const ax = v128.xor(x, flip), ay = v128.xor(y, flip), az = v128.xor(z, flip), aw = v128.xor(w, flip);
@@ -67,9 +67,9 @@ const INV_PI: f64 = 0.3183098861837907;
     f32x4.mul(f32x4.splat(2), v128.bitselect(atanRatioOut, half, small)),
     v128.bitselect(aw, s, small),
   );
-  vx = f32x4.mul(k, ax);
-  vy = f32x4.mul(k, ay);
-  vz = f32x4.mul(k, az);
+  vecX = f32x4.mul(k, ax);
+  vecY = f32x4.mul(k, ay);
+  vecZ = f32x4.mul(k, az);
 }
 
 /**
@@ -79,7 +79,7 @@ const INV_PI: f64 = 0.3183098861837907;
  * q = ±[sin(r)/r · (r/|a|) · a, cos(r)] in float32 (the sign (−1)^k is dropped: q ≡ −q). w ≥ 0.
  */
 // @ts-ignore: decorator
-@inline export function expX4(axLo: v128, axHi: v128, ayLo: v128, ayHi: v128, azLo: v128, azHi: v128): void {
+@inline export function quatExpX4(axLo: v128, axHi: v128, ayLo: v128, ayHi: v128, azLo: v128, azHi: v128): void {
   const nLo = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(axLo, axLo), f64x2.mul(ayLo, ayLo)), f64x2.mul(azLo, azLo)));
   const nHi = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(axHi, axHi), f64x2.mul(ayHi, ayHi)), f64x2.mul(azHi, azHi)));
   const rLo = reduceHalfAngleX2(nLo);
@@ -119,7 +119,7 @@ export let sw: f64 = 0;
 
 /** (sx, sy, sz, sw) = a ⊗ b. */
 // @ts-ignore: decorator
-@inline export function mulScalar(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64): void {
+@inline export function quatMulScalar(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64): void {
   const x = aw * bx + ax * bw + ay * bz - az * by;
   const y = aw * by - ax * bz + ay * bw + az * bx;
   const z = aw * bz + ax * by - ay * bx + az * bw;
@@ -129,7 +129,7 @@ export let sw: f64 = 0;
 
 /** (sx, sy, sz) = rotate(q, p). */
 // @ts-ignore: decorator
-@inline export function rotateScalar(x: f64, y: f64, z: f64, w: f64, px: f64, py: f64, pz: f64): void {
+@inline export function quatRotateScalar(x: f64, y: f64, z: f64, w: f64, px: f64, py: f64, pz: f64): void {
   const tx = 2 * (y * pz - z * py);
   const ty = 2 * (z * px - x * pz);
   const tz = 2 * (x * py - y * px);
@@ -140,7 +140,7 @@ export let sw: f64 = 0;
 }
 
 /** (sx, sy, sz) = log of abs(q) as a scaled angle axis (atan2 form, exact limit 2/w at s = 0). */
-export function logScalar(x: f64, y: f64, z: f64, w: f64): void {
+export function quatLogScalar(x: f64, y: f64, z: f64, w: f64): void {
   if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
   const s = Math.sqrt(x * x + y * y + z * z);
   const k = s > 0 ? (2 * Math.atan2(s, w)) / s : 2 / w;
@@ -148,7 +148,7 @@ export function logScalar(x: f64, y: f64, z: f64, w: f64): void {
 }
 
 /** (sx, sy, sz, sw) = exp(a/2) = [sin(h)·a/|a|, cos(h)], h = |a|/2. */
-export function expScalar(ax: f64, ay: f64, az: f64): void {
+export function quatExpScalar(ax: f64, ay: f64, az: f64): void {
   const n = Math.sqrt(ax * ax + ay * ay + az * az);
   const h = 0.5 * n;
   const k = n > 0 ? Math.sin(h) / n : 0.5;

@@ -1,11 +1,12 @@
 // Holden's composite springs ("Spring-It-On": double, timed and velocity springs). Each step is
-// one or two exact critical-spring transitions (critical-transition.ts, from the core) toward a
+// one or two exact critical-spring transitions (spring/critical.ts, from the core) toward a
 // goal computed per element. Uniform halflife: the transition once per call, in float64; per
 // element: per lane. The float64 reference is src/reference/composite.ts.
 import {
   criticalTransition, criticalTransitionX4, splatCriticalTransition, simpleStepX4, simpleStep,
-} from './critical-transition';
-import { paramAt, paramX4 } from './lanes';
+} from '../spring/critical';
+import { paramAt } from '../lanes/scalar';
+import { paramX4 } from '../lanes/x4';
 
 /**
  * double_spring_damper: (xi, vi) a simple spring toward g with halflife/2, then (x, v) a simple

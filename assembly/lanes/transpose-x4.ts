@@ -14,7 +14,7 @@
 
 /** Quaternions i … i + 3 of p into lx, ly, lz, lw (a 4×4 transpose). */
 // @ts-ignore: decorator
-@inline export function loadQuat4(p: usize, i: i32): void {
+@inline export function loadQuatX4(p: usize, i: i32): void {
   const a = p + (<usize>i << 4);
   const q0 = v128.load(a), q1 = v128.load(a, 16), q2 = v128.load(a, 32), q3 = v128.load(a, 48);
   const xy01 = i32x4.shuffle(q0, q1, 0, 4, 1, 5); // x0 x1 y0 y1
@@ -29,7 +29,7 @@
 
 /** Stores four quaternions given per component at quaternions i … i + 3 of p. */
 // @ts-ignore: decorator
-@inline export function storeQuat4(p: usize, i: i32, x: v128, y: v128, z: v128, w: v128): void {
+@inline export function storeQuatX4(p: usize, i: i32, x: v128, y: v128, z: v128, w: v128): void {
   const a = p + (<usize>i << 4);
   const xy01 = i32x4.shuffle(x, y, 0, 4, 1, 5); // x0 y0 x1 y1
   const zw01 = i32x4.shuffle(z, w, 0, 4, 1, 5); // z0 w0 z1 w1
@@ -43,7 +43,7 @@
 
 /** 3-vectors i … i + 3 of p (12 floats: x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3) into lx, ly, lz. */
 // @ts-ignore: decorator
-@inline export function loadVec4(p: usize, i: i32): void {
+@inline export function loadVec3X4(p: usize, i: i32): void {
   const a = p + <usize>i * 12;
   const v0 = v128.load(a), v1 = v128.load(a, 16), v2 = v128.load(a, 32);
   lx = i32x4.shuffle(i32x4.shuffle(v0, v1, 0, 3, 6, 7), v2, 0, 1, 2, 5);
@@ -53,7 +53,7 @@
 
 /** Stores four 3-vectors given per component at vectors i … i + 3 of p. */
 // @ts-ignore: decorator
-@inline export function storeVec4(p: usize, i: i32, x: v128, y: v128, z: v128): void {
+@inline export function storeVec3X4(p: usize, i: i32, x: v128, y: v128, z: v128): void {
   const a = p + <usize>i * 12;
   v128.store(a, i32x4.shuffle(i32x4.shuffle(x, y, 0, 4, 1, 5), z, 0, 1, 4, 2)); // x0 y0 z0 x1
   v128.store(a, i32x4.shuffle(i32x4.shuffle(y, z, 1, 5, 2, 6), x, 0, 1, 6, 2), 16); // y1 z1 x2 y2
@@ -69,7 +69,7 @@
 @lazy export let spread2: v128 = f32x4.splat(0);
 
 // @ts-ignore: decorator
-@inline export function spreadVec4(c: v128): void {
+@inline export function spreadVec3X4(c: v128): void {
   spread0 = i32x4.shuffle(c, c, 0, 0, 0, 1);
   spread1 = i32x4.shuffle(c, c, 1, 1, 2, 2);
   spread2 = i32x4.shuffle(c, c, 2, 3, 3, 3);

@@ -1,10 +1,7 @@
-// Loading per-element parameters: stride 1 reads one value per element, stride 0 broadcasts
-// the single value at the pointer (a uniform parameter mixed with a per-element one).
-
-// @ts-ignore: decorator
-@inline export function paramAt(p: usize, stride: i32, i: i32): f64 {
-  return <f64>load<f32>(p + ((<usize>(i * stride)) << 2));
-}
+// Four float32 elements as one f32x4, and its halves as f64x2 pairs (the kernels that compute
+// their coefficients in float64 and the step in float32). Stride 1 reads one parameter per
+// element, stride 0 broadcasts the single value at the pointer. Only called from
+// ASC_FEATURE_SIMD branches.
 
 /** Four consecutive f32 parameters from element i (or the broadcast value). */
 // @ts-ignore: decorator

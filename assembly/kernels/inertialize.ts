@@ -1,10 +1,11 @@
 // Inertialization of values (Holden, "Motion-Matching": inertialize_transition /
 // inertialize_update): at a transition the offset absorbs the jump between the source and the
 // destination animation; afterwards it decays with the exact critical decay spring
-// (decay_spring_damper_exact, the core transition via critical-transition.ts) and is added to
+// (decay_spring_damper_exact, the core transition via spring/critical.ts) and is added to
 // the playing animation. The float64 reference is src/reference/inertialize.ts.
-import { criticalTransition, criticalTransitionX4, splatCriticalTransition, simpleStepX4, simpleStep } from './critical-transition';
-import { paramAt, paramX4 } from './lanes';
+import { criticalTransition, criticalTransitionX4, splatCriticalTransition, simpleStepX4, simpleStep } from '../spring/critical';
+import { paramAt } from '../lanes/scalar';
+import { paramX4 } from '../lanes/x4';
 
 /** off = (src + off) − dst, for values and velocities. */
 export function inertializeTransition(offX: usize, offV: usize, srcX: usize, srcV: usize, dstX: usize, dstV: usize, n: i32): void {

@@ -33,7 +33,7 @@ const PI: f32 = 3.141592653589793;
  * y ≤ tan(π/8)·x: u = y/x, angle = u·P(u²); x ≤ tan(π/8)·y: u = x/y, angle = π/2 − u·P(u²);
  * between: u = (y − x)/(y + x), angle = π/4 + u·P(u²) (atan's addition formula). (0, 0) gives 0.
  */
-export function atan2FirstQuadrantX4(y: v128, x: v128): v128 {
+function atan2FirstQuadrantX4(y: v128, x: v128): v128 {
   const small = f32x4.le(y, f32x4.mul(x, f32x4.splat(TAN_PI_8)));
   const large = f32x4.le(x, f32x4.mul(y, f32x4.splat(TAN_PI_8)));
   let num = v128.bitselect(y, v128.bitselect(x, f32x4.sub(y, x), large), small);
@@ -49,7 +49,7 @@ export function atan2FirstQuadrantX4(y: v128, x: v128): v128 {
 }
 
 /** atan2(y, x) in [−π, π] for every (x, y), with Math.atan2's signs at ±0. */
-export function atan2X4(y: v128, x: v128): v128 {
+function atan2X4(y: v128, x: v128): v128 {
   const signBit = f32x4.splat(-0.0);
   const a = atan2FirstQuadrantX4(f32x4.abs(y), f32x4.abs(x));
   // x < 0 (or −0): the angle is π − a; then y's sign.
@@ -59,7 +59,7 @@ export function atan2X4(y: v128, x: v128): v128 {
 }
 
 /** atan(x) in (−π/2, π/2) for every x: atan2(x, 1). */
-export function atanX4(x: v128): v128 {
+function atanX4(x: v128): v128 {
   return atan2X4(x, f32x4.splat(1));
 }
 
@@ -113,3 +113,8 @@ const EXP_UNDERFLOW_F32: f32 = -87.33654;
   const scale = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), i32x4.splat(127)), 23);
   return v128.bitselect(f32x4.splat(0), f32x4.mul(p, scale), f32x4.lt(u, f32x4.splat(EXP_UNDERFLOW_F32)));
 }
+
+// Exported by a list, not `export function`: asc reports AS112 (v128 exchange) for every function
+// declared `export` with v128 in its signature, as if it were a wasm export; this one is only
+// called from other assembly files (docs/DECISIONS.md, Quiet build).
+export { atan2FirstQuadrantX4, atan2X4, atanX4 };

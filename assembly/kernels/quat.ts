@@ -5,17 +5,17 @@
 // map, exact limits at halflife 0, continuity-preserving transition.
 // Rotations q are x, y, z, w (16 bytes a bone), angular velocities w are x, y, z in rad/s
 // (12 bytes a bone); the halflife is a parameter (pointer, stride 0 broadcast or 1 per bone).
-// SIMD: four bones per step in f32x4 lanes, the spring step of quat-spring-step.ts (its scalar
-// algebra in float64 pairs) and the update's output of quat-compose.ts. Tails and the scalar
+// SIMD: four bones per step in f32x4 lanes, the spring step of quat/spring-step.ts (its scalar
+// algebra in float64 pairs) and the update's output of quat/compose.ts. Tails and the scalar
 // build: one bone in float64.
-import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
-import { mulX4, rotateX4, logX4, expX4, qx, qy, qz, qw, vx, vy, vz } from './quat-algebra';
-import { mulScalar, rotateScalar, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';
-import { expX2 } from './simd-math';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
-import { f, put } from './f32-access';
-import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz } from './quat-spring-step';
-import { offsetX4, composeX4, offsetAndComposeScalar } from './quat-compose';
+import { loadQuatX4, storeQuatX4, loadVec3X4, storeVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { quatMulX4, quatRotateX4, quatLogX4, quatExpX4, qx, qy, qz, qw, vecX, vecY, vecZ } from '../quat/algebra';
+import { quatMulScalar, quatRotateScalar, quatLogScalar, quatExpScalar, sx, sy, sz, sw } from '../quat/algebra';
+import { expX2 } from '../maths/x2';
+import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
+import { paramAt, readF32, writeF32 } from '../lanes/scalar';
+import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz } from '../quat/spring-step';
+import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
 
 const LN2: f64 = 0.6931471805599453;
 
@@ -30,8 +30,8 @@ export function quatDecaySpringDamper(q: usize, w: usize, n: i32, h: usize, hStr
   if (ASC_FEATURE_SIMD) {
     for (; i + 4 <= n; i += 4) {
       decayX4(q, w, i, h, hStride, dt, yU, eU);
-      storeQuat4(q, i, qx, qy, qz, qw);
-      storeVec4(w, i, nvx, nvy, nvz);
+      storeQuatX4(q, i, qx, qy, qz, qw);
+      storeVec3X4(w, i, nvx, nvy, nvz);
     }
   }
   for (; i < n; i++) {
@@ -48,27 +48,27 @@ export function quatSimpleSpringDamper(q: usize, w: usize, g: usize, n: i32, h: 
   let i = 0;
   if (ASC_FEATURE_SIMD) {
     for (; i + 4 <= n; i += 4) {
-      loadQuat4(g, i);
+      loadQuatX4(g, i);
       const gx = lx, gy = ly, gz = lz, gw = lw;
-      loadQuat4(q, i);
-      mulX4(lx, ly, lz, lw, f32x4.neg(gx), f32x4.neg(gy), f32x4.neg(gz), gw); // q ⊗ inv(g)
-      logX4(qx, qy, qz, qw); // j0 = log(abs(q ⊗ inv(g)))
-      const j0x = vx, j0y = vy, j0z = vz;
-      loadVec4(w, i);
+      loadQuatX4(q, i);
+      quatMulX4(lx, ly, lz, lw, f32x4.neg(gx), f32x4.neg(gy), f32x4.neg(gz), gw); // q ⊗ inv(g)
+      quatLogX4(qx, qy, qz, qw); // j0 = log(abs(q ⊗ inv(g)))
+      const j0x = vecX, j0y = vecY, j0z = vecZ;
+      loadVec3X4(w, i);
       dampingX4(h, hStride, i, dt, yU, eU);
       springX4(j0x, j0y, j0z, lx, ly, lz, dt);
-      mulX4(qx, qy, qz, qw, gx, gy, gz, gw); // x = exp(…) ⊗ g
-      storeQuat4(q, i, qx, qy, qz, qw);
-      storeVec4(w, i, nvx, nvy, nvz);
+      quatMulX4(qx, qy, qz, qw, gx, gy, gz, gw); // x = exp(…) ⊗ g
+      storeQuatX4(q, i, qx, qy, qz, qw);
+      storeVec3X4(w, i, nvx, nvy, nvz);
     }
   }
   for (; i < n; i++) {
     const y = hStride == 0 ? yU : yOf(paramAt(h, hStride, i));
-    const gx = f(g, 4 * i), gy = f(g, 4 * i + 1), gz = f(g, 4 * i + 2), gw = f(g, 4 * i + 3);
-    mulScalar(f(q, 4 * i), f(q, 4 * i + 1), f(q, 4 * i + 2), f(q, 4 * i + 3), -gx, -gy, -gz, gw);
-    logScalar(sx, sy, sz, sw);
-    springScalar(sx, sy, sz, f(w, 3 * i), f(w, 3 * i + 1), f(w, 3 * i + 2), y, hStride == 0 ? eU : Math.exp(-y * dt), dt);
-    mulScalar(sx, sy, sz, sw, gx, gy, gz, gw);
+    const gx = readF32(g, 4 * i), gy = readF32(g, 4 * i + 1), gz = readF32(g, 4 * i + 2), gw = readF32(g, 4 * i + 3);
+    quatMulScalar(readF32(q, 4 * i), readF32(q, 4 * i + 1), readF32(q, 4 * i + 2), readF32(q, 4 * i + 3), -gx, -gy, -gz, gw);
+    quatLogScalar(sx, sy, sz, sw);
+    springScalar(sx, sy, sz, readF32(w, 3 * i), readF32(w, 3 * i + 1), readF32(w, 3 * i + 2), y, hStride == 0 ? eU : Math.exp(-y * dt), dt);
+    quatMulScalar(sx, sy, sz, sw, gx, gy, gz, gw);
     storeBone(q, w, i);
   }
 }
@@ -88,36 +88,36 @@ export function quatDamper(q: usize, g: usize, n: i32, h: usize, hStride: i32, d
         alphaLo = f64x2.sub(one, expX2(f64x2.div(minusLn2Dt, lowX2(hv))));
         alphaHi = f64x2.sub(one, expX2(f64x2.div(minusLn2Dt, highX2(hv))));
       }
-      loadQuat4(q, i);
+      loadQuatX4(q, i);
       const x = lx, y = ly, z = lz, ww = lw;
-      loadQuat4(g, i);
+      loadQuatX4(g, i);
       const gx = lx, gy = ly, gz = lz, gw = lw;
-      mulX4(gx, gy, gz, gw, f32x4.neg(x), f32x4.neg(y), f32x4.neg(z), ww); // g ⊗ inv(q)
-      logX4(qx, qy, qz, qw);
+      quatMulX4(gx, gy, gz, gw, f32x4.neg(x), f32x4.neg(y), f32x4.neg(z), ww); // g ⊗ inv(q)
+      quatLogX4(qx, qy, qz, qw);
       // exp(alpha · log(abs(g ⊗ inv(q)))) ⊗ q (quat_slerp_shortest)
-      expX4(f64x2.mul(alphaLo, lowX2(vx)), f64x2.mul(alphaHi, highX2(vx)),
-        f64x2.mul(alphaLo, lowX2(vy)), f64x2.mul(alphaHi, highX2(vy)),
-        f64x2.mul(alphaLo, lowX2(vz)), f64x2.mul(alphaHi, highX2(vz)));
-      mulX4(qx, qy, qz, qw, x, y, z, ww);
+      quatExpX4(f64x2.mul(alphaLo, lowX2(vecX)), f64x2.mul(alphaHi, highX2(vecX)),
+        f64x2.mul(alphaLo, lowX2(vecY)), f64x2.mul(alphaHi, highX2(vecY)),
+        f64x2.mul(alphaLo, lowX2(vecZ)), f64x2.mul(alphaHi, highX2(vecZ)));
+      quatMulX4(qx, qy, qz, qw, x, y, z, ww);
       // alpha = 1 in float32 (halflife 0, or within 6e-8 of it): exactly the goal
       const done = f32x4.eq(joinX4(alphaLo, alphaHi), f32x4.splat(1));
-      storeQuat4(q, i, v128.bitselect(gx, qx, done), v128.bitselect(gy, qy, done),
+      storeQuatX4(q, i, v128.bitselect(gx, qx, done), v128.bitselect(gy, qy, done),
         v128.bitselect(gz, qz, done), v128.bitselect(gw, qw, done));
     }
   }
   for (; i < n; i++) {
     const alpha = hStride == 0 ? alphaU : 1 - Math.exp((-LN2 * dt) / paramAt(h, hStride, i));
-    const x = f(q, 4 * i), y = f(q, 4 * i + 1), z = f(q, 4 * i + 2), ww = f(q, 4 * i + 3);
-    const gx = f(g, 4 * i), gy = f(g, 4 * i + 1), gz = f(g, 4 * i + 2), gw = f(g, 4 * i + 3);
+    const x = readF32(q, 4 * i), y = readF32(q, 4 * i + 1), z = readF32(q, 4 * i + 2), ww = readF32(q, 4 * i + 3);
+    const gx = readF32(g, 4 * i), gy = readF32(g, 4 * i + 1), gz = readF32(g, 4 * i + 2), gw = readF32(g, 4 * i + 3);
     if (alpha == 1) {
-      put(q, 4 * i, gx); put(q, 4 * i + 1, gy); put(q, 4 * i + 2, gz); put(q, 4 * i + 3, gw);
+      writeF32(q, 4 * i, gx); writeF32(q, 4 * i + 1, gy); writeF32(q, 4 * i + 2, gz); writeF32(q, 4 * i + 3, gw);
       continue;
     }
-    mulScalar(gx, gy, gz, gw, -x, -y, -z, ww);
-    logScalar(sx, sy, sz, sw);
-    expScalar(alpha * sx, alpha * sy, alpha * sz);
-    mulScalar(sx, sy, sz, sw, x, y, z, ww);
-    put(q, 4 * i, sx); put(q, 4 * i + 1, sy); put(q, 4 * i + 2, sz); put(q, 4 * i + 3, sw);
+    quatMulScalar(gx, gy, gz, gw, -x, -y, -z, ww);
+    quatLogScalar(sx, sy, sz, sw);
+    quatExpScalar(alpha * sx, alpha * sy, alpha * sz);
+    quatMulScalar(sx, sy, sz, sw, x, y, z, ww);
+    writeF32(q, 4 * i, sx); writeF32(q, 4 * i + 1, sy); writeF32(q, 4 * i + 2, sz); writeF32(q, 4 * i + 3, sw);
   }
 }
 
@@ -129,41 +129,41 @@ export function quatInertializeTransition(offQ: usize, offW: usize, srcQ: usize,
   let i = 0;
   if (ASC_FEATURE_SIMD) {
     for (; i + 4 <= n; i += 4) {
-      loadQuat4(offQ, i);
+      loadQuatX4(offQ, i);
       const ox = lx, oy = ly, oz = lz, ow = lw;
-      loadVec4(srcW, i);
-      rotateX4(ox, oy, oz, ow, lx, ly, lz); // off_x ⊗ src_v
-      const rsx = vx, rsy = vy, rsz = vz;
-      loadQuat4(srcQ, i);
-      mulX4(ox, oy, oz, ow, lx, ly, lz, lw);
+      loadVec3X4(srcW, i);
+      quatRotateX4(ox, oy, oz, ow, lx, ly, lz); // off_x ⊗ src_v
+      const rsx = vecX, rsy = vecY, rsz = vecZ;
+      loadQuatX4(srcQ, i);
+      quatMulX4(ox, oy, oz, ow, lx, ly, lz, lw);
       const px = qx, py = qy, pz = qz, pw = qw;
-      loadQuat4(dstQ, i);
+      loadQuatX4(dstQ, i);
       const dx = lx, dy = ly, dz = lz, dw = lw;
-      mulX4(px, py, pz, pw, f32x4.neg(dx), f32x4.neg(dy), f32x4.neg(dz), dw); // off_x ⊗ src_x ⊗ inv(dst_x)
+      quatMulX4(px, py, pz, pw, f32x4.neg(dx), f32x4.neg(dy), f32x4.neg(dz), dw); // off_x ⊗ src_x ⊗ inv(dst_x)
       const flip = v128.and(f32x4.lt(qw, f32x4.splat(0)), f32x4.splat(-0.0)); // quat_abs
       const nx = v128.xor(qx, flip), ny = v128.xor(qy, flip), nz = v128.xor(qz, flip), nw = v128.xor(qw, flip);
-      storeQuat4(offQ, i, nx, ny, nz, nw);
-      loadVec4(dstW, i);
-      rotateX4(nx, ny, nz, nw, lx, ly, lz); // off_x' ⊗ dst_v
-      const rdx = vx, rdy = vy, rdz = vz;
-      loadVec4(offW, i);
+      storeQuatX4(offQ, i, nx, ny, nz, nw);
+      loadVec3X4(dstW, i);
+      quatRotateX4(nx, ny, nz, nw, lx, ly, lz); // off_x' ⊗ dst_v
+      const rdx = vecX, rdy = vecY, rdz = vecZ;
+      loadVec3X4(offW, i);
       // off_v = (off_v + off_x ⊗ src_v) − off_x' ⊗ dst_v
-      storeVec4(offW, i, f32x4.sub(f32x4.add(lx, rsx), rdx), f32x4.sub(f32x4.add(ly, rsy), rdy), f32x4.sub(f32x4.add(lz, rsz), rdz));
+      storeVec3X4(offW, i, f32x4.sub(f32x4.add(lx, rsx), rdx), f32x4.sub(f32x4.add(ly, rsy), rdy), f32x4.sub(f32x4.add(lz, rsz), rdz));
     }
   }
   for (; i < n; i++) {
-    const ox = f(offQ, 4 * i), oy = f(offQ, 4 * i + 1), oz = f(offQ, 4 * i + 2), ow = f(offQ, 4 * i + 3);
-    rotateScalar(ox, oy, oz, ow, f(srcW, 3 * i), f(srcW, 3 * i + 1), f(srcW, 3 * i + 2));
+    const ox = readF32(offQ, 4 * i), oy = readF32(offQ, 4 * i + 1), oz = readF32(offQ, 4 * i + 2), ow = readF32(offQ, 4 * i + 3);
+    quatRotateScalar(ox, oy, oz, ow, readF32(srcW, 3 * i), readF32(srcW, 3 * i + 1), readF32(srcW, 3 * i + 2));
     const rsx = sx, rsy = sy, rsz = sz;
-    mulScalar(ox, oy, oz, ow, f(srcQ, 4 * i), f(srcQ, 4 * i + 1), f(srcQ, 4 * i + 2), f(srcQ, 4 * i + 3));
-    mulScalar(sx, sy, sz, sw, -f(dstQ, 4 * i), -f(dstQ, 4 * i + 1), -f(dstQ, 4 * i + 2), f(dstQ, 4 * i + 3));
+    quatMulScalar(ox, oy, oz, ow, readF32(srcQ, 4 * i), readF32(srcQ, 4 * i + 1), readF32(srcQ, 4 * i + 2), readF32(srcQ, 4 * i + 3));
+    quatMulScalar(sx, sy, sz, sw, -readF32(dstQ, 4 * i), -readF32(dstQ, 4 * i + 1), -readF32(dstQ, 4 * i + 2), readF32(dstQ, 4 * i + 3));
     const sign: f64 = sw < 0 ? -1 : 1;
     const nx = <f64><f32>(sign * sx), ny = <f64><f32>(sign * sy), nz = <f64><f32>(sign * sz), nw = <f64><f32>(sign * sw);
-    put(offQ, 4 * i, nx); put(offQ, 4 * i + 1, ny); put(offQ, 4 * i + 2, nz); put(offQ, 4 * i + 3, nw);
-    rotateScalar(nx, ny, nz, nw, f(dstW, 3 * i), f(dstW, 3 * i + 1), f(dstW, 3 * i + 2));
-    put(offW, 3 * i, f(offW, 3 * i) + rsx - sx);
-    put(offW, 3 * i + 1, f(offW, 3 * i + 1) + rsy - sy);
-    put(offW, 3 * i + 2, f(offW, 3 * i + 2) + rsz - sz);
+    writeF32(offQ, 4 * i, nx); writeF32(offQ, 4 * i + 1, ny); writeF32(offQ, 4 * i + 2, nz); writeF32(offQ, 4 * i + 3, nw);
+    quatRotateScalar(nx, ny, nz, nw, readF32(dstW, 3 * i), readF32(dstW, 3 * i + 1), readF32(dstW, 3 * i + 2));
+    writeF32(offW, 3 * i, readF32(offW, 3 * i) + rsx - sx);
+    writeF32(offW, 3 * i + 1, readF32(offW, 3 * i + 1) + rsy - sy);
+    writeF32(offW, 3 * i + 2, readF32(offW, 3 * i + 2) + rsz - sz);
   }
 }
 

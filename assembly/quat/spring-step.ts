@@ -1,15 +1,15 @@
 // The spring step of the quaternion springs (Holden's simple_spring_damper_exact, "Spring-It-On")
 // on the log j0 of a rotation relative to its goal, for four bones in lanes (float64 pairs for
 // the scalar algebra, since |w|·dt can reach thousands of radians) or one bone in float64;
-// shared by the quaternion kernels (quat.ts) and the pose inertialization (pose-inertialize.ts).
+// shared by the quaternion kernels (kernels/quat.ts) and the pose inertialization (kernels/pose-inertialize.ts).
 //   y = 2·ln2/halflife, eydt = exp(−y·dt), j1 = v + j0·y,
 //   x' = exp(eydt·(j0 + j1·dt)) [⊗ goal],  v' = eydt·(v − j1·y·dt).
 // eydt = 0 (halflife 0, or exp underflow) is the exact limit: the goal, at rest.
-import { loadQuat4, loadVec4, lx, ly, lz, lw } from './aos-lanes';
-import { logX4, expX4, vx, vy, vz, logScalar, expScalar, sx, sy, sz, sw } from './quat-algebra';
-import { expX2 } from './simd-math';
-import { paramX4, lowX2, highX2, joinX4 } from './lanes';
-import { f, put } from './f32-access';
+import { loadQuatX4, loadVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { quatLogX4, quatExpX4, vecX, vecY, vecZ, quatLogScalar, quatExpScalar, sx, sy, sz, sw } from './algebra';
+import { expX2 } from '../maths/x2';
+import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
+import { readF32, writeF32 } from '../lanes/scalar';
 
 const LN2: f64 = 0.6931471805599453;
 
@@ -94,7 +94,7 @@ const LN2: f64 = 0.6931471805599453;
   nvx = joinX4(uxLo, pux);
   nvy = joinX4(uyLo, puy);
   nvz = joinX4(uzLo, puz);
-  expX4(axLo, pax, ayLo, pay, azLo, paz);
+  quatExpX4(axLo, pax, ayLo, pay, azLo, paz);
 }
 
 // One bone in float64: (sx, sy, sz, sw) = exp(a/2), new angular velocity in (ux, uy, uz).
@@ -114,7 +114,7 @@ export let uz: f64 = 0;
   ux = e * (wx - j1x * ydt); // v = eydt·(v − j1·y·dt)
   uy = e * (wy - j1y * ydt);
   uz = e * (wz - j1z * ydt);
-  expScalar(e * (j0x + j1x * dt), e * (j0y + j1y * dt), e * (j0z + j1z * dt)); // x = exp(eydt·(j0 + j1·dt))
+  quatExpScalar(e * (j0x + j1x * dt), e * (j0y + j1y * dt), e * (j0z + j1z * dt)); // x = exp(eydt·(j0 + j1·dt))
 }
 
 /** y = 2·ln2/halflife (halflife_to_damping / 2, Spring-It-On). */
@@ -126,10 +126,10 @@ export let uz: f64 = 0;
 // The decay of bones i … i + 3 into qx … qw, nvx … nvz (j0 = log(abs(q)), Spring-It-On).
 // @ts-ignore: decorator
 @inline export function decayX4(q: usize, w: usize, i: i32, h: usize, hStride: i32, dt: f64, yU: f64, eU: f64): void {
-  loadQuat4(q, i);
-  logX4(lx, ly, lz, lw);
-  const j0x = vx, j0y = vy, j0z = vz;
-  loadVec4(w, i);
+  loadQuatX4(q, i);
+  quatLogX4(lx, ly, lz, lw);
+  const j0x = vecX, j0y = vecY, j0z = vecZ;
+  loadVec3X4(w, i);
   dampingX4(h, hStride, i, dt, yU, eU);
   springX4(j0x, j0y, j0z, lx, ly, lz, dt);
 }
@@ -137,13 +137,13 @@ export let uz: f64 = 0;
 // The decay of bone i into (sx … sw), (ux, uy, uz).
 // @ts-ignore: decorator
 @inline export function decayScalar(q: usize, w: usize, i: i32, y: f64, e: f64, dt: f64): void {
-  logScalar(f(q, 4 * i), f(q, 4 * i + 1), f(q, 4 * i + 2), f(q, 4 * i + 3));
-  springScalar(sx, sy, sz, f(w, 3 * i), f(w, 3 * i + 1), f(w, 3 * i + 2), y, e, dt);
+  quatLogScalar(readF32(q, 4 * i), readF32(q, 4 * i + 1), readF32(q, 4 * i + 2), readF32(q, 4 * i + 3));
+  springScalar(sx, sy, sz, readF32(w, 3 * i), readF32(w, 3 * i + 1), readF32(w, 3 * i + 2), y, e, dt);
 }
 
 // Stores (sx … sw) as rotation i of q and (ux, uy, uz) as angular velocity i of w.
 // @ts-ignore: decorator
 @inline export function storeBone(q: usize, w: usize, i: i32): void {
-  put(q, 4 * i, sx); put(q, 4 * i + 1, sy); put(q, 4 * i + 2, sz); put(q, 4 * i + 3, sw);
-  put(w, 3 * i, ux); put(w, 3 * i + 1, uy); put(w, 3 * i + 2, uz);
+  writeF32(q, 4 * i, sx); writeF32(q, 4 * i + 1, sy); writeF32(q, 4 * i + 2, sz); writeF32(q, 4 * i + 3, sw);
+  writeF32(w, 3 * i, ux); writeF32(w, 3 * i + 1, uy); writeF32(w, 3 * i + 2, uz);
 }

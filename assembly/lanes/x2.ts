@@ -1,5 +1,5 @@
 // Two float32 elements as one f64x2, for the per-element kernels that compute in float64 from
-// load to store (pd-spring.ts 'exact', second-order.ts). Only called from ASC_FEATURE_SIMD branches.
+// load to store (kernels/pd-spring.ts 'exact', kernels/second-order.ts). Only called from ASC_FEATURE_SIMD branches.
 
 /** Elements i, i + 1 of a float32 array, promoted to f64x2. */
 // @ts-ignore: decorator

@@ -7,8 +7,8 @@
 // The root of character c is bone c·bones + root of the pose arrays (x, y, z / x, y, z, w).
 // Scalar float64 in both builds: one bone in `bones`, read with a stride of a whole skeleton,
 // so four-lane gathers would cost more than the arithmetic they would share.
-import { mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
-import { f, put } from './f32-access';
+import { quatMulScalar, quatRotateScalar, sx, sy, sz, sw } from '../quat/algebra';
+import { readF32, writeF32 } from '../lanes/scalar';
 
 
 
@@ -18,20 +18,20 @@ export function rootAnchorApply(
 ): void {
   for (let c = 0; c < count; c++) {
     const i = c * bones + root;
-    const rx = f(anchorQ, 4 * c), ry = f(anchorQ, 4 * c + 1), rz = f(anchorQ, 4 * c + 2), rw = f(anchorQ, 4 * c + 3);
-    rotateScalar(rx, ry, rz, rw, f(outX, 3 * i), f(outX, 3 * i + 1), f(outX, 3 * i + 2));
-    put(outX, 3 * i, sx + f(anchorX, 3 * c)); put(outX, 3 * i + 1, sy + f(anchorX, 3 * c + 1)); put(outX, 3 * i + 2, sz + f(anchorX, 3 * c + 2));
+    const rx = readF32(anchorQ, 4 * c), ry = readF32(anchorQ, 4 * c + 1), rz = readF32(anchorQ, 4 * c + 2), rw = readF32(anchorQ, 4 * c + 3);
+    quatRotateScalar(rx, ry, rz, rw, readF32(outX, 3 * i), readF32(outX, 3 * i + 1), readF32(outX, 3 * i + 2));
+    writeF32(outX, 3 * i, sx + readF32(anchorX, 3 * c)); writeF32(outX, 3 * i + 1, sy + readF32(anchorX, 3 * c + 1)); writeF32(outX, 3 * i + 2, sz + readF32(anchorX, 3 * c + 2));
     rotateVec(outV, i, rx, ry, rz, rw);
     rotateVec(outW, i, rx, ry, rz, rw);
-    mulScalar(rx, ry, rz, rw, f(outQ, 4 * i), f(outQ, 4 * i + 1), f(outQ, 4 * i + 2), f(outQ, 4 * i + 3));
-    put(outQ, 4 * i, sx); put(outQ, 4 * i + 1, sy); put(outQ, 4 * i + 2, sz); put(outQ, 4 * i + 3, sw);
+    quatMulScalar(rx, ry, rz, rw, readF32(outQ, 4 * i), readF32(outQ, 4 * i + 1), readF32(outQ, 4 * i + 2), readF32(outQ, 4 * i + 3));
+    writeF32(outQ, 4 * i, sx); writeF32(outQ, 4 * i + 1, sy); writeF32(outQ, 4 * i + 2, sz); writeF32(outQ, 4 * i + 3, sw);
   }
 }
 
 // @ts-ignore: decorator
 @inline function rotateVec(p: usize, i: i32, rx: f64, ry: f64, rz: f64, rw: f64): void {
-  rotateScalar(rx, ry, rz, rw, f(p, 3 * i), f(p, 3 * i + 1), f(p, 3 * i + 2));
-  put(p, 3 * i, sx); put(p, 3 * i + 1, sy); put(p, 3 * i + 2, sz);
+  quatRotateScalar(rx, ry, rz, rw, readF32(p, 3 * i), readF32(p, 3 * i + 1), readF32(p, 3 * i + 2));
+  writeF32(p, 3 * i, sx); writeF32(p, 3 * i + 1, sy); writeF32(p, 3 * i + 2, sz);
 }
 
 // Heading of a rotation: its twist about +Y, normalize([0, y, 0, w]) (identity when y = w = 0).
@@ -60,48 +60,48 @@ export function rootAnchorTransition(
 ): void {
   for (let c = 0; c < count; c++) {
     const i = c * bones + root;
-    const rx = f(anchorQ, 4 * c), ry = f(anchorQ, 4 * c + 1), rz = f(anchorQ, 4 * c + 2), rw = f(anchorQ, 4 * c + 3);
-    const dqx = f(dstQ, 4 * i), dqy = f(dstQ, 4 * i + 1), dqz = f(dstQ, 4 * i + 2), dqw = f(dstQ, 4 * i + 3);
-    const oqx = f(offQ, 4 * i), oqy = f(offQ, 4 * i + 1), oqz = f(offQ, 4 * i + 2), oqw = f(offQ, 4 * i + 3);
+    const rx = readF32(anchorQ, 4 * c), ry = readF32(anchorQ, 4 * c + 1), rz = readF32(anchorQ, 4 * c + 2), rw = readF32(anchorQ, 4 * c + 3);
+    const dqx = readF32(dstQ, 4 * i), dqy = readF32(dstQ, 4 * i + 1), dqz = readF32(dstQ, 4 * i + 2), dqw = readF32(dstQ, 4 * i + 3);
+    const oqx = readF32(offQ, 4 * i), oqy = readF32(offQ, 4 * i + 1), oqz = readF32(offQ, 4 * i + 2), oqw = readF32(offQ, 4 * i + 3);
     // W_q = R ⊗ off_q ⊗ dst_q
-    mulScalar(oqx, oqy, oqz, oqw, dqx, dqy, dqz, dqw);
-    mulScalar(rx, ry, rz, rw, sx, sy, sz, sw);
+    quatMulScalar(oqx, oqy, oqz, oqw, dqx, dqy, dqz, dqw);
+    quatMulScalar(rx, ry, rz, rw, sx, sy, sz, sw);
     const wqx = sx, wqy = sy, wqz = sz, wqw = sw;
     // W_x = R·(dst_x + off_x) + T
-    rotateScalar(rx, ry, rz, rw, f(dstX, 3 * i) + f(offX, 3 * i), f(dstX, 3 * i + 1) + f(offX, 3 * i + 1), f(dstX, 3 * i + 2) + f(offX, 3 * i + 2));
-    const wxx = sx + f(anchorX, 3 * c), wxy = sy + f(anchorX, 3 * c + 1), wxz = sz + f(anchorX, 3 * c + 2);
+    quatRotateScalar(rx, ry, rz, rw, readF32(dstX, 3 * i) + readF32(offX, 3 * i), readF32(dstX, 3 * i + 1) + readF32(offX, 3 * i + 1), readF32(dstX, 3 * i + 2) + readF32(offX, 3 * i + 2));
+    const wxx = sx + readF32(anchorX, 3 * c), wxy = sy + readF32(anchorX, 3 * c + 1), wxz = sz + readF32(anchorX, 3 * c + 2);
     // W_v = R·(dst_v + off_v)
-    rotateScalar(rx, ry, rz, rw, f(dstV, 3 * i) + f(offV, 3 * i), f(dstV, 3 * i + 1) + f(offV, 3 * i + 1), f(dstV, 3 * i + 2) + f(offV, 3 * i + 2));
+    quatRotateScalar(rx, ry, rz, rw, readF32(dstV, 3 * i) + readF32(offV, 3 * i), readF32(dstV, 3 * i + 1) + readF32(offV, 3 * i + 1), readF32(dstV, 3 * i + 2) + readF32(offV, 3 * i + 2));
     const wvx = sx, wvy = sy, wvz = sz;
     // W_w = R·(off_w + rotate(off_q, dst_w))
-    rotateScalar(oqx, oqy, oqz, oqw, f(dstW, 3 * i), f(dstW, 3 * i + 1), f(dstW, 3 * i + 2));
-    rotateScalar(rx, ry, rz, rw, f(offW, 3 * i) + sx, f(offW, 3 * i + 1) + sy, f(offW, 3 * i + 2) + sz);
+    quatRotateScalar(oqx, oqy, oqz, oqw, readF32(dstW, 3 * i), readF32(dstW, 3 * i + 1), readF32(dstW, 3 * i + 2));
+    quatRotateScalar(rx, ry, rz, rw, readF32(offW, 3 * i) + sx, readF32(offW, 3 * i + 1) + sy, readF32(offW, 3 * i + 2) + sz);
     const wwx = sx, wwy = sy, wwz = sz;
     // R' = heading(W_q) ⊗ inv(heading(dst_q)): both are rotations about +Y
     heading(wqy, wqw);
     const ay = hy, aw = hw;
     heading(dqy, dqw);
-    mulScalar(0, ay, 0, aw, 0, -hy, 0, hw);
+    quatMulScalar(0, ay, 0, aw, 0, -hy, 0, hw);
     // rounded to float32 here, as stored, so that the offsets below match the anchor the update applies
     const nrx = <f64><f32>sx, nry = <f64><f32>sy, nrz = <f64><f32>sz, nrw = <f64><f32>sw;
     // T' = W_x − R'·dst_x, on the ground (y = 0)
-    rotateScalar(nrx, nry, nrz, nrw, f(dstX, 3 * i), f(dstX, 3 * i + 1), f(dstX, 3 * i + 2));
+    quatRotateScalar(nrx, nry, nrz, nrw, readF32(dstX, 3 * i), readF32(dstX, 3 * i + 1), readF32(dstX, 3 * i + 2));
     const tx = <f64><f32>(wxx - sx), tz = <f64><f32>(wxz - sz);
-    put(anchorQ, 4 * c, nrx); put(anchorQ, 4 * c + 1, nry); put(anchorQ, 4 * c + 2, nrz); put(anchorQ, 4 * c + 3, nrw);
-    put(anchorX, 3 * c, tx); put(anchorX, 3 * c + 1, 0); put(anchorX, 3 * c + 2, tz);
+    writeF32(anchorQ, 4 * c, nrx); writeF32(anchorQ, 4 * c + 1, nry); writeF32(anchorQ, 4 * c + 2, nrz); writeF32(anchorQ, 4 * c + 3, nrw);
+    writeF32(anchorX, 3 * c, tx); writeF32(anchorX, 3 * c + 1, 0); writeF32(anchorX, 3 * c + 2, tz);
     // offsets: W in the new anchor's space, minus dst
-    rotateScalar(-nrx, -nry, -nrz, nrw, wxx - tx, wxy, wxz - tz);
-    put(offX, 3 * i, sx - f(dstX, 3 * i)); put(offX, 3 * i + 1, sy - f(dstX, 3 * i + 1)); put(offX, 3 * i + 2, sz - f(dstX, 3 * i + 2));
-    rotateScalar(-nrx, -nry, -nrz, nrw, wvx, wvy, wvz);
-    put(offV, 3 * i, sx - f(dstV, 3 * i)); put(offV, 3 * i + 1, sy - f(dstV, 3 * i + 1)); put(offV, 3 * i + 2, sz - f(dstV, 3 * i + 2));
-    mulScalar(-nrx, -nry, -nrz, nrw, wqx, wqy, wqz, wqw);
-    mulScalar(sx, sy, sz, sw, -dqx, -dqy, -dqz, dqw);
+    quatRotateScalar(-nrx, -nry, -nrz, nrw, wxx - tx, wxy, wxz - tz);
+    writeF32(offX, 3 * i, sx - readF32(dstX, 3 * i)); writeF32(offX, 3 * i + 1, sy - readF32(dstX, 3 * i + 1)); writeF32(offX, 3 * i + 2, sz - readF32(dstX, 3 * i + 2));
+    quatRotateScalar(-nrx, -nry, -nrz, nrw, wvx, wvy, wvz);
+    writeF32(offV, 3 * i, sx - readF32(dstV, 3 * i)); writeF32(offV, 3 * i + 1, sy - readF32(dstV, 3 * i + 1)); writeF32(offV, 3 * i + 2, sz - readF32(dstV, 3 * i + 2));
+    quatMulScalar(-nrx, -nry, -nrz, nrw, wqx, wqy, wqz, wqw);
+    quatMulScalar(sx, sy, sz, sw, -dqx, -dqy, -dqz, dqw);
     const sign: f64 = sw < 0 ? -1 : 1; // quat_abs
     const nqx = <f64><f32>(sign * sx), nqy = <f64><f32>(sign * sy), nqz = <f64><f32>(sign * sz), nqw = <f64><f32>(sign * sw);
-    put(offQ, 4 * i, nqx); put(offQ, 4 * i + 1, nqy); put(offQ, 4 * i + 2, nqz); put(offQ, 4 * i + 3, nqw);
-    rotateScalar(-nrx, -nry, -nrz, nrw, wwx, wwy, wwz);
+    writeF32(offQ, 4 * i, nqx); writeF32(offQ, 4 * i + 1, nqy); writeF32(offQ, 4 * i + 2, nqz); writeF32(offQ, 4 * i + 3, nqw);
+    quatRotateScalar(-nrx, -nry, -nrz, nrw, wwx, wwy, wwz);
     const lwx = sx, lwy = sy, lwz = sz;
-    rotateScalar(nqx, nqy, nqz, nqw, f(dstW, 3 * i), f(dstW, 3 * i + 1), f(dstW, 3 * i + 2));
-    put(offW, 3 * i, lwx - sx); put(offW, 3 * i + 1, lwy - sy); put(offW, 3 * i + 2, lwz - sz);
+    quatRotateScalar(nqx, nqy, nqz, nqw, readF32(dstW, 3 * i), readF32(dstW, 3 * i + 1), readF32(dstW, 3 * i + 2));
+    writeF32(offW, 3 * i, lwx - sx); writeF32(offW, 3 * i + 1, lwy - sy); writeF32(offW, 3 * i + 2, lwz - sz);
   }
 }

@@ -2,11 +2,12 @@
 // (Spring-It-On, extrapolate), dead blending (dead_blending_transition / _update) and the exact
 // tracking spring (Spring-It-On, tracking_spring_update_exact). The float64 reference is
 // src/reference/signal.ts.
-import { springTransition, xx, xv, xq, vx, vv } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2 } from './spring-transition-simd';
-import { decayIntegrals, decayIntegralsX2 } from './exp-integrals';
-import { expX2 } from './simd-math';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
+import { springTransition, xx, xv, xq, vx, vv } from '../spring/transition';
+import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2 } from '../spring/transition-x2';
+import { decayIntegrals, decayIntegralsX2 } from '../spring/exp-integrals';
+import { expX2 } from '../maths/x2';
+import { paramAt } from '../lanes/scalar';
+import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 const LN2: f64 = 0.6931471805599453;
 
@@ -224,13 +225,13 @@ export function trackingSpringUpdate(
       const off = <usize>i << 2;
       const gx = v128.load(targetX + off);
       const dq = f32x4.add(f32x4.mul(ct2, v128.load(targetV + off)), f32x4.mul(ct1, v128.load(targetA + off)));
-      const y = f32x4.sub(v128.load(x + off), gx);
+      const dx = f32x4.sub(v128.load(x + off), gx); // x − g
       const w = v128.load(v + off);
-      const yNext = f32x4.add(f32x4.add(f32x4.mul(cxx, y), f32x4.mul(cxv, w)), f32x4.mul(cP, dq));
-      const vNext = f32x4.add(f32x4.add(f32x4.mul(cvx, y), f32x4.mul(cvv, w)), f32x4.mul(cxv, dq));
-      v128.store(x + off, f32x4.add(gx, yNext));
+      const dxNext = f32x4.add(f32x4.add(f32x4.mul(cxx, dx), f32x4.mul(cxv, w)), f32x4.mul(cP, dq));
+      const vNext = f32x4.add(f32x4.add(f32x4.mul(cvx, dx), f32x4.mul(cvv, w)), f32x4.mul(cxv, dq));
+      v128.store(x + off, f32x4.add(gx, dxNext));
       v128.store(v + off, vNext);
-      v128.store(a + off, f32x4.sub(dq, f32x4.add(f32x4.mul(cs, yNext), f32x4.mul(cd, vNext))));
+      v128.store(a + off, f32x4.sub(dq, f32x4.add(f32x4.mul(cs, dxNext), f32x4.mul(cd, vNext))));
     }
   }
   for (; i < n; i++) {
@@ -240,12 +241,12 @@ export function trackingSpringUpdate(
     const off = <usize>i << 2;
     const gx = <f64>load<f32>(targetX + off);
     const dq = trT2 * <f64>load<f32>(targetV + off) + trT1 * <f64>load<f32>(targetA + off);
-    const y = <f64>load<f32>(x + off) - gx;
+    const dx = <f64>load<f32>(x + off) - gx; // x − g
     const w = <f64>load<f32>(v + off);
-    const yNext = xx * y + xv * w + trP * dq;
-    const vNext = vx * y + vv * w + xv * dq;
-    store<f32>(x + off, <f32>(gx + yNext));
+    const dxNext = xx * dx + xv * w + trP * dq;
+    const vNext = vx * dx + vv * w + xv * dq;
+    store<f32>(x + off, <f32>(gx + dxNext));
     store<f32>(v + off, <f32>vNext);
-    store<f32>(a + off, <f32>(dq - trS * yNext - trD * vNext));
+    store<f32>(a + off, <f32>(dq - trS * dxNext - trD * vNext));
   }
 }

@@ -1,7 +1,7 @@
-// Test hooks: apply the vectorised math of simd-math.ts to arrays, so that its error can be
+// Test hooks: apply the vectorised math of maths/x2.ts to arrays, so that its error can be
 // measured against Math in test/simd-math.test.ts. SIMD build only (they do nothing in the
-// scalar build, which never uses simd-math.ts).
-import { expX2, sinCosX2, cosOut } from './simd-math';
+// scalar build, which never uses maths/x2.ts).
+import { expX2, sinCosX2, cosOut } from '../maths/x2';
 
 /** out[i] = exp(in[i]) for n (even) float64 values. */
 export function probeExp(input: usize, output: usize, n: i32): void {

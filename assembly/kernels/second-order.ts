@@ -13,11 +13,11 @@
 //   clamped, pole-zero: k1s, c = T/k2s, k3
 //   euler-substep:      k3, a00, a01, a10, a11 (the substeps composed, see composeSubsteps)
 //   exact:              k1, k3, m00, m01, m10, m11 (the homogeneous transition)
-import { springTransition, xx, xv, vx, vv } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, vxX2, vvX2 } from './spring-transition-simd';
-import { expX2, sinCosX2, cosOut } from './simd-math';
-import { paramAt } from './lanes';
-import { storeX2, paramX2 } from './lanes-x2';
+import { springTransition, xx, xv, vx, vv } from '../spring/transition';
+import { springTransitionX2, xxX2, xvX2, vxX2, vvX2 } from '../spring/transition-x2';
+import { expX2, sinCosX2, cosOut } from '../maths/x2';
+import { paramAt } from '../lanes/scalar';
+import { storeX2, paramX2 } from '../lanes/x2';
 
 const EULER_SUBSTEP = 0;
 const CLAMPED = 1;

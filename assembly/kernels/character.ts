@@ -7,13 +7,14 @@
 //   a' = e·(a − j1·y·t)
 // written as a transition of (j0, a): x' = x + vGoal·t + cx0·j0 + cxa·a, v' = vGoal + cv0·j0 +
 // cva·a, a' = ca0·j0 + caa·a, where (1 − e)/y = t·φ1(u), (1 − e − y·t·e)/y² = t²·ψ(u), u = y·t
-// (exp-integrals.ts): cx0 = t·(φ1 + u·ψ), cxa = t²·ψ, cv0 = e·(1 + u), cva = e·t, ca0 = −e·y·u,
+// (spring/exp-integrals.ts): cx0 = t·(φ1 + u·ψ), cxa = t²·ψ, cv0 = e·(1 + u), cva = e·t, ca0 = −e·y·u,
 // caa = e·(1 − u) (the last four are the core critical transition's xx, xv, vx, vv).
 // halflife 0 (y = ∞) is the limit: every coefficient 0 for t > 0; t = 0 is the identity.
 // True exp instead of fast_negexp. The float64 reference is src/reference/character.ts.
-import { decayIntegrals, psiOut, decayIntegralsX2, psiOutX2 } from './exp-integrals';
-import { expX2 } from './simd-math';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
+import { decayIntegrals, psiOut, decayIntegralsX2, psiOutX2 } from '../spring/exp-integrals';
+import { expX2 } from '../maths/x2';
+import { paramAt } from '../lanes/scalar';
+import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 const TWO_LN2: f64 = 1.3862943611198906;
 

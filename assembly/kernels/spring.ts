@@ -1,11 +1,15 @@
 // The damped spring family of Holden's "Spring-It-On" (springDamper, springDamperStiffness,
 // springDamperRatio, critical, simple and decay springs): one exact transition per step,
 //   x' = g + xx·(x − g) + xv·v + xq·q,   v' = vx·(x − g) + vv·v + vq·q
-// (spring-transition.ts). g = 0 / q = 0 pointers mean goal 0 / goal velocity 0.
-import { springTransition, xx, xv, xq, vx, vv, vq } from './spring-transition';
-import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from './spring-transition-simd';
-import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2 } from './spring-params';
-import { paramAt, paramX4, lowX2, highX2, joinX4 } from './lanes';
+// (spring/transition.ts). g = 0 / q = 0 pointers mean goal 0 / goal velocity 0.
+import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
+import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../spring/transition-x2';
+import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2 } from '../spring/params';
+
+// The numbers of the `mode` argument (SpringMode in src/types.ts), exported as wasm globals.
+export { MODE_FREQUENCY_HALFLIFE, MODE_STIFFNESS_DAMPING, MODE_RATIO_HALFLIFE, MODE_CRITICAL } from '../spring/params';
+import { paramAt } from '../lanes/scalar';
+import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 /** Uniform parameters: the transition is computed once, in float64, then applied to n elements. */
 export function springUniform(x: usize, v: usize, g: usize, q: usize, n: i32, mode: i32, p0: f64, p1: f64, dt: f64): void {
@@ -67,12 +71,12 @@ export function springVarying(
   cxx: v128, cxv: v128, cxq: v128, cvx: v128, cvv: v128, cvq: v128, hasG: bool, hasQ: bool,
 ): void {
   const off = <usize>i << 2;
-  const xi = v128.load(x + off);
-  const vi = v128.load(v + off);
+  const xNow = v128.load(x + off);
+  const vNow = v128.load(v + off);
   const gi = hasG ? v128.load(g + off) : f32x4.splat(0);
-  const y = f32x4.sub(xi, gi);
-  let xn = f32x4.add(f32x4.mul(cxx, y), f32x4.mul(cxv, vi));
-  let vn = f32x4.add(f32x4.mul(cvx, y), f32x4.mul(cvv, vi));
+  const dx = f32x4.sub(xNow, gi); // x − g
+  let xn = f32x4.add(f32x4.mul(cxx, dx), f32x4.mul(cxv, vNow));
+  let vn = f32x4.add(f32x4.mul(cvx, dx), f32x4.mul(cvv, vNow));
   if (hasQ) {
     const qi = v128.load(q + off);
     xn = f32x4.add(xn, f32x4.mul(cxq, qi));
@@ -88,8 +92,8 @@ export function springVarying(
   const off = <usize>i << 2;
   const gi: f64 = g ? <f64>load<f32>(g + off) : 0;
   const qi: f64 = q ? <f64>load<f32>(q + off) : 0;
-  const y = <f64>load<f32>(x + off) - gi;
-  const vi = <f64>load<f32>(v + off);
-  store<f32>(x + off, <f32>(gi + xx * y + xv * vi + xq * qi));
-  store<f32>(v + off, <f32>(vx * y + vv * vi + vq * qi));
+  const dx = <f64>load<f32>(x + off) - gi; // x − g
+  const vNow = <f64>load<f32>(v + off);
+  store<f32>(x + off, <f32>(gi + xx * dx + xv * vNow + xq * qi));
+  store<f32>(v + off, <f32>(vx * dx + vv * vNow + vq * qi));
 }

@@ -1,12 +1,12 @@
 // The rotation part of an inertialization update (Motion-Matching's inertialize_pose_update,
 // quaternion version) for four bones in lanes or one bone in float64: the offset decays
-// (quat-spring-step.ts) when dt > 0, then
+// (quat/spring-step.ts) when dt > 0, then
 //   out_q = off_q ⊗ in_q,  out_w = off_w + rotate(off_q, in_w).
-// Shared by quatInertializeUpdate (quat.ts) and poseInertializeUpdate (pose-inertialize.ts).
-import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
-import { mulX4, rotateX4, qx, qy, qz, qw, vx, vy, vz, mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
-import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './quat-spring-step';
-import { f, put } from './f32-access';
+// Shared by quatInertializeUpdate (kernels/quat.ts) and poseInertializeUpdate (kernels/pose-inertialize.ts).
+import { loadQuatX4, storeQuatX4, loadVec3X4, storeVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
+import { quatMulX4, quatRotateX4, qx, qy, qz, qw, vecX, vecY, vecZ, quatMulScalar, quatRotateScalar, sx, sy, sz, sw } from './algebra';
+import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './spring-step';
+import { readF32, writeF32 } from '../lanes/scalar';
 
 /** The offsets of bones i … i + 3 after the decay, set by offsetX4. */
 // @ts-ignore: decorator
@@ -30,12 +30,12 @@ import { f, put } from './f32-access';
   if (decay) {
     decayX4(offQ, offW, i, h, hStride, dt, yU, eU); // decay_spring_damper_exact(off_x, off_v, halflife, dt)
     oqx = qx; oqy = qy; oqz = qz; oqw = qw; owx = nvx; owy = nvy; owz = nvz;
-    storeQuat4(offQ, i, oqx, oqy, oqz, oqw);
-    storeVec4(offW, i, owx, owy, owz);
+    storeQuatX4(offQ, i, oqx, oqy, oqz, oqw);
+    storeVec3X4(offW, i, owx, owy, owz);
   } else {
-    loadQuat4(offQ, i);
+    loadQuatX4(offQ, i);
     oqx = lx; oqy = ly; oqz = lz; oqw = lw;
-    loadVec4(offW, i);
+    loadVec3X4(offW, i);
     owx = lx; owy = ly; owz = lz;
   }
 }
@@ -43,13 +43,13 @@ import { f, put } from './f32-access';
 /** out_q = off_q ⊗ in_q, out_w = off_w + rotate(off_q, in_w) for bones i … i + 3 (offsets from offsetX4). */
 // @ts-ignore: decorator
 @inline export function composeX4(outQ: usize, outW: usize, inQ: usize, inW: usize, i: i32): void {
-  loadVec4(inW, i);
-  rotateX4(oqx, oqy, oqz, oqw, lx, ly, lz); // off_x ⊗ in_v
-  const rx = vx, ry = vy, rz = vz;
-  loadQuat4(inQ, i);
-  mulX4(oqx, oqy, oqz, oqw, lx, ly, lz, lw); // out_x = off_x ⊗ in_x
-  storeQuat4(outQ, i, qx, qy, qz, qw);
-  storeVec4(outW, i, f32x4.add(owx, rx), f32x4.add(owy, ry), f32x4.add(owz, rz)); // out_v = off_v + off_x ⊗ in_v
+  loadVec3X4(inW, i);
+  quatRotateX4(oqx, oqy, oqz, oqw, lx, ly, lz); // off_x ⊗ in_v
+  const rx = vecX, ry = vecY, rz = vecZ;
+  loadQuatX4(inQ, i);
+  quatMulX4(oqx, oqy, oqz, oqw, lx, ly, lz, lw); // out_x = off_x ⊗ in_x
+  storeQuatX4(outQ, i, qx, qy, qz, qw);
+  storeVec3X4(outW, i, f32x4.add(owx, rx), f32x4.add(owy, ry), f32x4.add(owz, rz)); // out_v = off_v + off_x ⊗ in_v
 }
 
 /** The decay (decay: dt > 0, with this bone's y and eydt) and the outputs of bone i, in float64. */
@@ -61,12 +61,12 @@ import { f, put } from './f32-access';
     decayScalar(offQ, offW, i, y, e, dt);
     storeBone(offQ, offW, i);
   }
-  const ox = f(offQ, 4 * i), oy = f(offQ, 4 * i + 1), oz = f(offQ, 4 * i + 2), ow = f(offQ, 4 * i + 3);
-  rotateScalar(ox, oy, oz, ow, f(inW, 3 * i), f(inW, 3 * i + 1), f(inW, 3 * i + 2));
+  const ox = readF32(offQ, 4 * i), oy = readF32(offQ, 4 * i + 1), oz = readF32(offQ, 4 * i + 2), ow = readF32(offQ, 4 * i + 3);
+  quatRotateScalar(ox, oy, oz, ow, readF32(inW, 3 * i), readF32(inW, 3 * i + 1), readF32(inW, 3 * i + 2));
   const rx = sx, ry = sy, rz = sz;
-  mulScalar(ox, oy, oz, ow, f(inQ, 4 * i), f(inQ, 4 * i + 1), f(inQ, 4 * i + 2), f(inQ, 4 * i + 3));
-  put(outQ, 4 * i, sx); put(outQ, 4 * i + 1, sy); put(outQ, 4 * i + 2, sz); put(outQ, 4 * i + 3, sw);
-  put(outW, 3 * i, f(offW, 3 * i) + rx);
-  put(outW, 3 * i + 1, f(offW, 3 * i + 1) + ry);
-  put(outW, 3 * i + 2, f(offW, 3 * i + 2) + rz);
+  quatMulScalar(ox, oy, oz, ow, readF32(inQ, 4 * i), readF32(inQ, 4 * i + 1), readF32(inQ, 4 * i + 2), readF32(inQ, 4 * i + 3));
+  writeF32(outQ, 4 * i, sx); writeF32(outQ, 4 * i + 1, sy); writeF32(outQ, 4 * i + 2, sz); writeF32(outQ, 4 * i + 3, sw);
+  writeF32(outW, 3 * i, readF32(offW, 3 * i) + rx);
+  writeF32(outW, 3 * i + 1, readF32(offW, 3 * i + 1) + ry);
+  writeF32(outW, 3 * i + 2, readF32(offW, 3 * i + 2) + rz);
 }

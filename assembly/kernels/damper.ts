@@ -1,7 +1,8 @@
 // Holden's exact damper: x ← g + (x − g)·exp(−ln2·dt / halflife) ("Spring-It-On", damper_exact,
 // with true exp instead of fast_negexp and no eps: halflife 0 snaps x to g).
-import { expX4 } from './simd-math-f32';
-import { paramAt, paramX4 } from './lanes';
+import { expX4 } from '../maths/x4';
+import { paramAt } from '../lanes/scalar';
+import { paramX4 } from '../lanes/x4';
 
 const LN2: f64 = 0.6931471805599453;
 
