@@ -1,4 +1,4 @@
-// The memory is imported and sized once by the host (src/wasm/memory.ts); kernels never
+// The memory is imported and sized once by the host (src/backends/wasm/wasm-solver.ts); kernels never
 // allocate. Arrays are placed from heapBase() up by the host's allocator.
 
 /** First free byte after the static data. */

@@ -6,7 +6,7 @@ import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
 import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../spring/transition-x2';
 import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2 } from '../spring/params';
 
-// The numbers of the `mode` argument (SpringMode in src/types.ts), exported as wasm globals.
+// The numbers of the `mode` argument (SpringMode in src/core/types.ts), exported as wasm globals.
 export { MODE_FREQUENCY_HALFLIFE, MODE_STIFFNESS_DAMPING, MODE_RATIO_HALFLIFE, MODE_CRITICAL } from '../spring/params';
 import { paramAt } from '../lanes/scalar';
 import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';

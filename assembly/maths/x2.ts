@@ -1,6 +1,6 @@
 // Vectorised float64 exp and sin/cos (two lanes of f64x2) for the per-element kernels.
 // Polynomials are truncated Taylor series after exact range reduction; their measured
-// maximum errors are in docs/DECISIONS.md and checked by test/simd-math.test.ts.
+// maximum errors are in docs/DECISIONS.md and checked by test/wasm/simd-math-f64.test.ts.
 // Only called from `if (ASC_FEATURE_SIMD)` branches, so the scalar build never compiles them.
 
 const LOG2E: f64 = 1.4426950408889634;

@@ -2,7 +2,7 @@
 // where float32 is enough (rotations must agree to 2e-5 rad). The polynomials are minimax fits
 // made for this file (Remez exchange, relative error for atan and sin r / r, absolute for cos);
 // their fit errors and the measured errors of this code are in docs/DECISIONS.md and checked by
-// test/simd-math-f32.test.ts. Only called from `if (ASC_FEATURE_SIMD)` branches.
+// test/wasm/simd-math-f32.test.ts. Only called from `if (ASC_FEATURE_SIMD)` branches.
 
 // tan(π/8): the atan polynomial covers |u| ≤ TAN_PI_8.
 const TAN_PI_8: f32 = 0.41421356237309503;
@@ -95,7 +95,7 @@ const EXP_UNDERFLOW_F32: f32 = -87.33654;
 /**
  * e^u for u ≤ 0 in four float32 lanes (the damper's per-element factor). u = k·ln2 + r with
  * |r| ≤ ln2/2, Taylor series of degree 7 (truncation (ln2/2)^8/8! = 5e-9), 2^k from its
- * exponent bits; below −87.3 flushed to 0. Measured error in test/simd-math-f32.test.ts.
+ * exponent bits; below −87.3 flushed to 0. Measured error in test/wasm/simd-math-f32.test.ts.
  */
 // @ts-ignore: decorator
 @inline export function expX4(u: v128): v128 {

@@ -1,5 +1,5 @@
 // How a spring's two parameters map to stiffness s and damping d (Holden, "Spring-It-On").
-// The numbers match SpringMode in src/types.ts; test/build.test.ts checks they agree.
+// The numbers match SpringMode in src/core/types.ts; test/wasm/build.node.test.ts checks they agree.
 
 export const MODE_FREQUENCY_HALFLIFE: i32 = 0; // s = (2π·f)², d = 4·ln2/halflife
 export const MODE_STIFFNESS_DAMPING: i32 = 1;  // s and d given

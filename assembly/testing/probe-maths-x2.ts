@@ -1,5 +1,5 @@
 // Test hooks: apply the vectorised math of maths/x2.ts to arrays, so that its error can be
-// measured against Math in test/simd-math.test.ts. SIMD build only (they do nothing in the
+// measured against Math in test/wasm/simd-math-f64.test.ts. SIMD build only (they do nothing in the
 // scalar build, which never uses maths/x2.ts).
 import { expX2, sinCosX2, cosOut } from '../maths/x2';
 

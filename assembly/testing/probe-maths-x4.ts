@@ -1,5 +1,5 @@
 // Test hooks: apply the float32 polynomials of maths/x4.ts to arrays, so that their error can
-// be measured against Math in test/simd-math-f32.test.ts. SIMD build only (they do nothing in the
+// be measured against Math in test/wasm/simd-math-f32.test.ts. SIMD build only (they do nothing in the
 // scalar build, which never uses maths/x4.ts). n is a multiple of 4; arrays are float32.
 import { atanX4, atan2X4, sinOverXX4, cosX4, expX4 } from '../maths/x4';
 

@@ -2,8 +2,8 @@
 // pdSpring with each integrator, pdSpringRigidBody, SecondOrderDynamics.update with each method;
 // plus, as information, substep (pdSpring 'explicit' in 4 substeps) and FixedStepper.advance
 // (pdSpring 'implicit' at a fixed 1/120 s: 2 steps a frame, then the interpolation).
-// Every Solver method of src/methods/pd-spring.ts and src/substep.ts, and the classes of
-// src/second-order-dynamics.ts and src/fixed-stepper.ts. See bench/README.md.
+// Every Solver method of src/methods/pd-spring.ts and src/methods/substep.ts, and the classes of
+// src/stateful/second-order-dynamics.ts and src/stateful/fixed-stepper.ts. See bench/README.md.
 import { FixedStepper, SecondOrderDynamics } from '../../dist/index.js';
 import { DT, TWO_PI, classTasks, fillSpec, methodTasks, paramValue, range, speedupTargets, tracked, uniformValues } from './shared.js';
 

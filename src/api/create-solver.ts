@@ -60,7 +60,7 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
     if (!wasmSupported()) throw new RangeError("createSolver: backend 'wasm' is not supported: WebAssembly is missing");
     return createWasmSolver('wasm', memoryBytes, wasm.scalar);
   }
-  // Best available, never silently: see src/fallback.ts.
+  // Best available, never silently: see src/api/fallback.ts.
   return createBestSolver((best) => createWasmSolver(best, memoryBytes, best === 'simd' ? wasm.simd : wasm.scalar), wasm, onFallback);
 }
 

@@ -52,7 +52,7 @@ export interface Solver {
 
 export abstract class SolverBase implements Solver, KernelHost {
   abstract readonly backend: Backend;
-  /** Set by createSolver() when it falls back (src/fallback.ts). */
+  /** Set by createSolver() when it falls back (src/api/fallback.ts). */
   fallbackReason: string | null = null;
   private disposed = false;
 

@@ -6,7 +6,7 @@ export type Param = number | Float32Array;
 
 /**
  * How a spring's two parameters map to stiffness s and damping d.
- * The numbers are shared with the wasm kernels (`assembly/spring-params.ts`).
+ * The numbers are shared with the wasm kernels (`assembly/spring/params.ts`).
  */
 export const SpringMode = {
   /** p0 = frequency (Hz), p1 = halflife (s): s = (2π·f)², d = 4·ln2/halflife. */

@@ -1,6 +1,6 @@
 /**
  * Holden's spring character controller ("Spring-It-On": spring_character_update and
- * spring_character_predict), exact with true exp. Kernels: assembly/character.ts; float64
+ * spring_character_predict), exact with true exp. Kernels: assembly/kernels/character.ts; float64
  * reference: src/reference/character.ts.
  */
 import { checkAndRun, checkNumber, read, written, type Kernel, type KernelHost, type Param } from '../core/contract.js';

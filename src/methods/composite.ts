@@ -1,6 +1,6 @@
 /**
  * Holden's composite springs ("Spring-It-On": double, timed and velocity springs), stepped
- * exactly. Kernels: assembly/composite.ts; float64 reference: src/reference/composite.ts.
+ * exactly. Kernels: assembly/kernels/composite.ts; float64 reference: src/reference/composite.ts.
  */
 import { checkAndRun, read, written, type Kernel, type KernelHost, type Param, type ParamSpec } from '../core/contract.js';
 import * as reference from '../reference/composite.js';

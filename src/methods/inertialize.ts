@@ -1,7 +1,7 @@
 /**
  * Inertialization of values (Holden, "Motion-Matching": inertialize_transition /
  * inertialize_update), element by element: a vec3 is three elements. Kernels:
- * assembly/inertialize.ts. The JS backend runs the core reference decay spring
+ * assembly/kernels/inertialize.ts. The JS backend runs the core reference decay spring
  * (src/reference/spring.ts) per element; src/reference/inertialize.ts is the vec3 reference the
  * tests check every backend against.
  */

@@ -1,7 +1,7 @@
 /**
  * Huw Bowles' PD springs ("Spring dynamics for production") as Solver methods: pdSpring with four
  * integrators, and the rigid-body velocity change of his appendix B. Kernels:
- * assembly/pd-spring.ts; JS backend and oracle: src/reference/pd-spring.ts (which documents the
+ * assembly/kernels/pd-spring.ts; JS backend and oracle: src/reference/pd-spring.ts (which documents the
  * stability region of every integrator).
  */
 import { checkAndRun, describe, read, written, type Kernel, type KernelHost, type KernelName, type Param, type ParamSpec } from '../core/contract.js';

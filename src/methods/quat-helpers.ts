@@ -2,7 +2,7 @@
  * Batched quaternion helpers, one element per quaternion: output first (gl-matrix style), inputs
  * after; an input may be the very same array as the output. Quaternions `[x, y, z, w]`
  * (4 floats), vectors `[x, y, z]` (3 floats), Hamilton product (three.js convention).
- * Kernels: assembly/quat-helpers.ts; JS backend and oracle: src/reference/quat-batch.ts.
+ * Kernels: assembly/kernels/quat-batch.ts; JS backend and oracle: src/reference/quat-batch.ts.
  */
 import { checkAndRun, read, written, type Kernel, type KernelHost, type KernelName, type Param } from '../core/contract.js';
 import * as reference from '../reference/quat-batch.js';

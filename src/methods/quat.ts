@@ -3,7 +3,7 @@
  * one element per bone. Rotations are packed `[x, y, z, w]` (4 floats a bone, three.js / gl-matrix
  * order), angular velocities `[x, y, z]` in rad/s (3 floats a bone), in the frame the rotation
  * maps into (`dq/dt = ½ ω ⊗ q`). The halflife is a number or a Float32Array with one value per bone.
- * Kernels: assembly/quat.ts; JS backend and oracle: src/reference/quat-spring.ts, whose
+ * Kernels: assembly/kernels/quat.ts; JS backend and oracle: src/reference/quat-spring.ts, whose
  * corrections to the originals these follow (shortest arc everywhere, atan2 log map accurate
  * near the identity, exact halflife-0 limit, continuity-preserving transition).
  */

@@ -1,7 +1,7 @@
 /**
  * Following and continuing signals (Holden): extrapolation with a decaying velocity
  * ("Spring-It-On", extrapolate), dead blending ("Dead Blending") and the exact tracking spring
- * ("Spring-It-On", tracking_spring_update_exact). Kernels: assembly/signal.ts; float64
+ * ("Spring-It-On", tracking_spring_update_exact). Kernels: assembly/kernels/signal.ts; float64
  * reference: src/reference/signal.ts.
  */
 import { checkAndRun, checkNumber, read, written, type Kernel, type KernelHost, type Param, type ParamSpec } from '../core/contract.js';

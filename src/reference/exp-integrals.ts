@@ -4,7 +4,7 @@
  *   ψ(u)  = ∫₀¹ s·e^{−u·s} ds = (1 − e^{−u} − u·e^{−u})/u²  (1/2 at u = 0)
  * Holden's extrapolate and spring_character_update divide by y and y²:
  * (1 − e^{−y·t})/y = t·φ1(y·t) and (1 − e^{−y·t} − y·t·e^{−y·t})/y² = t²·ψ(y·t), which stay exact
- * as y·t → 0. The wasm kernels (assembly/exp-integrals.ts) use fixed polynomials; this file uses
+ * as y·t → 0. The wasm kernels (assembly/spring/exp-integrals.ts) use fixed polynomials; this file uses
  * Math.expm1 and a recurrence, so the two are independent.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Float64 reference of the root re-anchoring used by the Inertializer (the JS backend and the
- * oracle of assembly/root-anchor.ts). Motion-Matching (inertialize_pose_transition /
+ * oracle of assembly/kernels/root-anchor.ts). Motion-Matching (inertialize_pose_transition /
  * inertialize_pose_update) moves the destination clip's root trajectory so that it continues from
  * where the character is, and inertializes only what is left; here the anchor is restricted to the
  * heading (rotation about +Y) and the ground position (x, z), so that a hip root never accumulates

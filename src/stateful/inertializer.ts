@@ -4,7 +4,7 @@
  * memory. Positions use the vector inertialization, rotations the quaternion one. A transition is
  * Solver.inertializeTransition (positions, one element per float) and
  * Solver.quatInertializeTransition (rotations); an update is one kernel over all count·bones bones
- * (assembly/pose-inertialize.ts, both decays sharing each bone's exp; its float64 oracle is the
+ * (assembly/kernels/pose-inertialize.ts, both decays sharing each bone's exp; its float64 oracle is the
  * vector and quaternion inertializeUpdate of src/reference), plus one kernel over the roots when a
  * root bone is given (re-anchored as Motion-Matching does; see {@link InertializerOptions.rootBone}).
  */

@@ -2,7 +2,7 @@
  * t3ssel8r's second-order dynamics ("Giving Personality to Procedural Animations using Math") for
  * n channels, with the state in a solver's memory:
  *     y + k1·y' + k2·y'' = x + k3·x',  k1 = ζ/(πf),  k2 = 1/(2πf)²,  k3 = r·ζ/(2πf).
- * Kernels: assembly/second-order.ts; JS backend and oracle: SecondOrderDynamicsReference
+ * Kernels: assembly/kernels/second-order.ts; JS backend and oracle: SecondOrderDynamicsReference
  * (src/reference/second-order.ts), which documents each method and its stability.
  */
 import { SolverBase, type Solver } from '../api/solver.js';
@@ -56,7 +56,7 @@ export class SecondOrderDynamics {
   private readonly kernels: Record<SecondOrderMethod, Kernel>;
   /**
    * Per-element parameters on a wasm backend: the float32 coefficient planes of the last method
-   * and dt (see assembly/second-order.ts), recomputed only when one of them changes.
+   * and dt (see assembly/kernels/second-order.ts), recomputed only when one of them changes.
    */
   private readonly planes: Float32Array[] | null;
   private prepared: { dt: number; method: SecondOrderMethod } | null = null;

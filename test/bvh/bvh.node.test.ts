@@ -1,5 +1,5 @@
 /**
- * Tests of the BVH parser and its rotation/position/velocity helpers (src/bvh.ts) on the real
+ * Tests of the BVH parser and its rotation/position/velocity helpers (src/bvh/index.ts) on the real
  * capture /work/shared/data/pirouette.bvh (read in place, never copied) and on small inline files.
  * Node only: reads a file.
  */

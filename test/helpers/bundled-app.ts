@@ -1,5 +1,5 @@
 /**
- * For the bundler tests (test/bundle-*.node.test.ts): a temporary app folder laid out as after
+ * For the bundler tests (test/loading/bundle-*.node.test.ts): a temporary app folder laid out as after
  * `npm install spring-solver` (package.json and dist/ under node_modules/spring-solver, so the
  * bundler resolves 'spring-solver' and 'spring-solver/embedded' through the "exports" map), with
  * test/fixtures/bundler-app/ and the shared scenario copied in; and running a Node bundle.

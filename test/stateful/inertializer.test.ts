@@ -1,5 +1,5 @@
 /**
- * The Inertializer (whole skeletons, src/inertializer.ts) on every backend: continuity across a
+ * The Inertializer (whole skeletons, src/stateful/inertializer.ts) on every backend: continuity across a
  * transition, decay of the offsets, per-bone halflives (checked against the float64 reference
  * decays), the root bone's re-anchoring, agreement between backends, dispose, and the argument
  * checks. No Node APIs: runs in Node and in Chromium.

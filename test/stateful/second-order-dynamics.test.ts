@@ -91,7 +91,7 @@ function transcribe(
           k1s = (1 - beta) * t2; // k1_stable = (1 − β)·t2
           k2s = dt * t2; // k2_stable = T·t2
           // The SIMD kernels compute α with an absolute error ≤ 6e-14 (exp and cos errors of
-          // assembly/simd-math.ts, docs/DECISIONS.md); 1 + β − α passes it on relative to denom.
+          // assembly/maths/x2.ts, docs/DECISIONS.md); 1 + β − α passes it on relative to denom.
           conditioning = 6e-14 / denom;
         }
       }

@@ -1,4 +1,4 @@
-// Measures the error of the float32 polynomials of assembly/simd-math-f32.ts (atan, atan2,
+// Measures the error of the float32 polynomials of assembly/maths/x4.ts (atan, atan2,
 // sin r / r, cos r) that the SIMD quaternion kernels use, against Math on the same float32
 // inputs, over their whole domains. The bounds are the ones documented in docs/DECISIONS.md.
 // Each measured error includes the float32 rounding of the result itself, which a float32

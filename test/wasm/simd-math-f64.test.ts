@@ -1,4 +1,4 @@
-// Measures the error of the vectorised float64 exp and sin/cos (assembly/simd-math.ts) that the
+// Measures the error of the vectorised float64 exp and sin/cos (assembly/maths/x2.ts) that the
 // SIMD per-element kernels use, against Math (the bounds are documented in docs/DECISIONS.md).
 import { describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';

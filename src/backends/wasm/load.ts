@@ -62,7 +62,7 @@ async function readFileBytes(url: URL): Promise<Uint8Array<ArrayBuffer>> {
 
 /**
  * Instantiates a compiled build on the given memory, its only import: the kernels are built
- * with --noAssert and the stub runtime, so they import no `abort` (test/build.node.test.ts).
+ * with --noAssert and the stub runtime, so they import no `abort` (test/wasm/build.node.test.ts).
  */
 export async function instantiateBuild(module: WebAssembly.Module, memory: WebAssembly.Memory): Promise<KernelExports> {
   const instance = await WebAssembly.instantiate(module, { env: { memory } });

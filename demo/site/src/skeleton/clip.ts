@@ -1,5 +1,5 @@
 /**
- * The pirouette clip: parsed from BVH text with the package's parser (src/bvh.ts, built to
+ * The pirouette clip: parsed from BVH text with the package's parser (src/bvh/index.ts, built to
  * dist/bvh.js; not a public entry point, so imported by path), as local rotations, positions
  * and finite-difference velocities, frame-major (frame f, bone b at (f·bones + b)·width).
  */
