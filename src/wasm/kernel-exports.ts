@@ -51,21 +51,21 @@ export interface KernelExports {
   pdSpringImplicit(pos: number, vel: number, targetPos: number, targetVel: number, n: number, uaf: number, uafStride: number, zeta: number, zetaStride: number, dt: number): void;
   pdSpringRigidBody(pos: number, vel: number, targetPos: number, targetVel: number, n: number, uaf: number, uafStride: number, zeta: number, zetaStride: number, dt: number): void;
   pdSpringExact(pos: number, vel: number, targetPos: number, targetVel: number, n: number, uaf: number, uafStride: number, zeta: number, zetaStride: number, dt: number): void;
-  // Second-order dynamics (assembly/second-order.ts): xd = 0 estimates xd from xPrev; c0…c5 coefficient planes (per element)
+  // Second-order dynamics (assembly/second-order.ts): xd = 0 estimates xd from xPrev; c0…c6 coefficient planes (per element)
   secondOrderEulerSubstep(
-    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number,
+    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number,
     n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number,
   ): void;
   secondOrderClamped(
-    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number,
+    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number,
     n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number,
   ): void;
   secondOrderPoleZero(
-    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number,
+    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number,
     n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number,
   ): void;
   secondOrderExact(
-    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number,
+    x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number,
     n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number,
   ): void;
   // Quaternion springs and inertialization (assembly/quat.ts): rotations 4 floats, angular velocities 3 floats a bone
