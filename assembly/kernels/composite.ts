@@ -98,32 +98,51 @@ export function leadingSpring(
   const uniform = halflifeStride == 0;
   if (uniform) criticalTransition(paramAt(halflife, 0, 0), dt);
   let i = 0;
-  if (ASC_FEATURE_SIMD) {
+  // In float32, dt > 3.4e38 or t_goal_future = dt + apprehension·halflife beyond it is ∞, and
+  // v_goal·dt or x_diff·t_goal_future become ∞·0 = NaN where the float64 step is finite: the whole
+  // call (dt), or the four elements (t_goal_future), take the float64 path.
+  if (ASC_FEATURE_SIMD && dt <= <f64>F32.MAX_VALUE) {
     if (uniform) splatCriticalTransition();
     const dtX4 = f32x4.splat(<f32>dt);
+    const inf = f32x4.splat(Infinity);
     for (; i + 4 <= n; i += 4) {
       const h = paramX4(halflife, halflifeStride, i);
+      const tGoalFuture = f32x4.add(dtX4, f32x4.mul(paramX4(apprehension, apprehensionStride, i), h));
+      if (!i32x4.all_true(f32x4.lt(tGoalFuture, inf))) {
+        for (let k = i; k < i + 4; k++) {
+          leadingScalar(kind, x, v, xi, g, k, p, pStride, halflife, halflifeStride, apprehension, apprehensionStride, dt, uniform);
+        }
+        continue;
+      }
       if (!uniform) criticalTransitionX4(h, 1, dt);
       const off = <usize>i << 2;
       const xiNow = v128.load(xi + off);
       const gi = v128.load(g + off);
       const pi = paramX4(p, pStride, i);
-      const tGoalFuture = f32x4.add(dtX4, f32x4.mul(paramX4(apprehension, apprehensionStride, i), h));
       const xiNext = kind == TIMED ? goalTimedX4(xiNow, gi, pi, tGoalFuture, dtX4) : goalVelocityX4(xiNow, gi, pi, tGoalFuture, dtX4);
       simpleStepX4(x, v, off, goalX4);
       v128.store(xi + off, xiNext);
     }
   }
   for (; i < n; i++) {
-    const h = paramAt(halflife, halflifeStride, i);
-    if (!uniform) criticalTransition(h, dt);
-    const off = <usize>i << 2;
-    const xiNow = <f64>load<f32>(xi + off);
-    const gi = <f64>load<f32>(g + off);
-    const pi = paramAt(p, pStride, i);
-    const tGoalFuture = dt + paramAt(apprehension, apprehensionStride, i) * h;
-    const xiNext = kind == TIMED ? goalTimedScalar(xiNow, gi, pi, tGoalFuture, dt) : goalVelocityScalar(xiNow, gi, pi, tGoalFuture, dt);
-    simpleStep(x, v, off, goalOut);
-    store<f32>(xi + off, <f32>xiNext);
+    leadingScalar(kind, x, v, xi, g, i, p, pStride, halflife, halflifeStride, apprehension, apprehensionStride, dt, uniform);
   }
+}
+
+// Element i of leadingSpring in float64 (a uniform halflife's transition is already computed).
+// @ts-ignore: decorator
+@inline function leadingScalar(
+  kind: i32, x: usize, v: usize, xi: usize, g: usize, i: i32,
+  p: usize, pStride: i32, halflife: usize, halflifeStride: i32, apprehension: usize, apprehensionStride: i32, dt: f64, uniform: bool,
+): void {
+  const h = paramAt(halflife, halflifeStride, i);
+  if (!uniform) criticalTransition(h, dt);
+  const off = <usize>i << 2;
+  const xiNow = <f64>load<f32>(xi + off);
+  const gi = <f64>load<f32>(g + off);
+  const pi = paramAt(p, pStride, i);
+  const tGoalFuture = dt + paramAt(apprehension, apprehensionStride, i) * h;
+  const xiNext = kind == TIMED ? goalTimedScalar(xiNow, gi, pi, tGoalFuture, dt) : goalVelocityScalar(xiNow, gi, pi, tGoalFuture, dt);
+  simpleStep(x, v, off, goalOut);
+  store<f32>(xi + off, <f32>xiNext);
 }

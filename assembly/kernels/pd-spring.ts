@@ -44,8 +44,13 @@ export function pdSpringRigidBody(
 
 /**
  * The Euler-type integrators. `kind` is a constant at every call site, so inlining folds the
- * integrator branches of the step functions away. Uniform parameters: s, d and the stable-PD
- * factor c = dt/(1 + dt·d) once per call in float64; per element: in f32x4 (scalar: float64).
+ * integrator branches of the step functions away. The float64 path (stepScalar) is Bowles' order
+ * of operations with s, d and the stable-PD factor c = dt/(1 + dt·d). The f32x4 path multiplies the
+ * differences by coefficients that already contain dt (eulerCoefficients, stablePdCoefficients),
+ * so that F = s·(g − x) + d·(q − v), which may exceed float32 where F·dt does not (ζ = 3.4e38), is
+ * never formed. Uniform parameters: coefficients once per call in float64; per element: in f32x4.
+ * Where a coefficient does not fit in float32 (uaf = 1e30: s·dt = 1.7e58) the elements take the
+ * float64 path, as do all elements when dt does not (then every product with dt would be ∞ or 0).
  */
 // @ts-ignore: decorator
 @inline function integrate(
@@ -59,38 +64,61 @@ export function pdSpringRigidBody(
   let d = 2 * z * w; // Bowles: damping 2ζω
   let c = dt / (1 + dt * d); // Bowles stable PD: the factor dt/(1 + dt·2ζω)
   let i = 0;
-  if (ASC_FEATURE_SIMD) {
+  if (ASC_FEATURE_SIMD && dt <= <f64>F32.MAX_VALUE) {
     const dtX4 = f32x4.splat(<f32>dt);
     if (uniform) {
-      const sX4 = f32x4.splat(<f32>s), dX4 = f32x4.splat(<f32>d), cX4 = f32x4.splat(<f32>c);
-      for (; i + 4 <= n; i += 4) stepX4(kind, pos, vel, g, q, i, sX4, dX4, cX4, dtX4);
+      // a multiplies g − x (g − predicted), b multiplies q − v; see stepX4
+      const a = kind == EXPLICIT || kind == SEMI_IMPLICIT ? s * dt : s * c;
+      const b = kind == EXPLICIT || kind == SEMI_IMPLICIT ? d * dt : d * c;
+      if (isFinite<f32>(<f32>a) && isFinite<f32>(<f32>b)) {
+        const aX4 = f32x4.splat(<f32>a), bX4 = f32x4.splat(<f32>b);
+        for (; i + 4 <= n; i += 4) stepX4(kind, pos, vel, g, q, i, aX4, bX4, dtX4);
+      }
     } else {
       const one = f32x4.splat(1);
+      const inf = f32x4.splat(Infinity);
       for (; i + 4 <= n; i += 4) {
         const wX4 = paramX4(uaf, uafStride, i);
         const zX4 = paramX4(zeta, zetaStride, i);
-        const dX4 = f32x4.mul(f32x4.add(zX4, zX4), wX4);
-        const cX4 = f32x4.div(dtX4, f32x4.add(one, f32x4.mul(dtX4, dX4)));
-        stepX4(kind, pos, vel, g, q, i, f32x4.mul(wX4, wX4), dX4, cX4, dtX4);
+        const sdt = f32x4.mul(f32x4.mul(wX4, wX4), dtX4); // s·dt
+        const ddt = f32x4.mul(f32x4.mul(f32x4.add(zX4, zX4), wX4), dtX4); // d·dt
+        if (!i32x4.all_true(v128.and(f32x4.lt(sdt, inf), f32x4.lt(ddt, inf)))) {
+          for (let k = i; k < i + 4; k++) stepScalarAt(kind, pos, vel, g, q, k, uaf, uafStride, zeta, zetaStride, dt);
+          continue;
+        }
+        if (kind == EXPLICIT || kind == SEMI_IMPLICIT) {
+          stepX4(kind, pos, vel, g, q, i, sdt, ddt, dtX4);
+        } else {
+          const inv = f32x4.div(one, f32x4.add(one, ddt)); // c/dt = 1/(1 + dt·d) ∈ (0, 1]
+          stepX4(kind, pos, vel, g, q, i, f32x4.mul(sdt, inv), f32x4.mul(ddt, inv), dtX4);
+        }
       }
     }
   }
   for (; i < n; i++) {
-    if (!uniform) {
-      w = paramAt(uaf, uafStride, i);
-      z = paramAt(zeta, zetaStride, i);
-      s = w * w;
-      d = 2 * z * w;
-      c = dt / (1 + dt * d);
-    }
-    stepScalar(kind, pos, vel, g, q, i, s, d, c, dt);
+    if (uniform) stepScalar(kind, pos, vel, g, q, i, s, d, c, dt);
+    else stepScalarAt(kind, pos, vel, g, q, i, uaf, uafStride, zeta, zetaStride, dt);
   }
 }
 
-// Four elements from i in f32x4 (the formulas as in stepScalar).
+// One element in float64, with its own parameters.
+// @ts-ignore: decorator
+@inline function stepScalarAt(
+  kind: i32, pos: usize, vel: usize, g: usize, q: usize, i: i32, uaf: usize, uafStride: i32, zeta: usize, zetaStride: i32, dt: f64,
+): void {
+  const w = paramAt(uaf, uafStride, i);
+  const z = paramAt(zeta, zetaStride, i);
+  const d = 2 * z * w; // Bowles: damping 2ζω
+  stepScalar(kind, pos, vel, g, q, i, w * w, d, dt / (1 + dt * d), dt);
+}
+
+// Four elements from i in f32x4: stepScalar's formulas with dt (or the stable-PD factor c) moved
+// into the coefficients, F·dt = (s·dt)·(g − x) + (d·dt)·(q − v) and F·c = (s·c)·(g − predicted) +
+// (d·c)·(q − v). Explicit and semi-implicit: a = s·dt, b = d·dt; stable PD: a = s·c, b = d·c
+// (= dt·d/(1 + dt·d) < 1).
 // @ts-ignore: decorator
 @inline function stepX4(
-  kind: i32, pos: usize, vel: usize, g: usize, q: usize, i: i32, s: v128, d: v128, c: v128, dt: v128,
+  kind: i32, pos: usize, vel: usize, g: usize, q: usize, i: i32, a: v128, b: v128, dt: v128,
 ): void {
   const off = <usize>i << 2;
   const x = v128.load(pos + off);
@@ -98,14 +126,12 @@ export function pdSpringRigidBody(
   const gi = v128.load(g + off);
   const dq = f32x4.sub(v128.load(q + off), v);
   if (kind == EXPLICIT || kind == SEMI_IMPLICIT) {
-    const F = f32x4.add(f32x4.mul(s, f32x4.sub(gi, x)), f32x4.mul(d, dq));
-    const vNew = f32x4.add(v, f32x4.mul(F, dt));
+    const vNew = f32x4.add(v, f32x4.add(f32x4.mul(a, f32x4.sub(gi, x)), f32x4.mul(b, dq))); // vel += F·dt
     v128.store(pos + off, f32x4.add(x, f32x4.mul(kind == EXPLICIT ? v : vNew, dt)));
     v128.store(vel + off, vNew);
   } else {
     const predicted = f32x4.add(x, f32x4.mul(dt, v));
-    const F = f32x4.add(f32x4.mul(s, f32x4.sub(gi, predicted)), f32x4.mul(d, dq));
-    const vNew = f32x4.add(v, f32x4.mul(F, c));
+    const vNew = f32x4.add(v, f32x4.add(f32x4.mul(a, f32x4.sub(gi, predicted)), f32x4.mul(b, dq))); // vel += F·c
     v128.store(vel + off, vNew);
     if (kind == IMPLICIT) v128.store(pos + off, f32x4.add(x, f32x4.mul(vNew, dt)));
   }

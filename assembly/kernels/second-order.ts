@@ -3,18 +3,20 @@
 // one step per channel by 'euler-substep', 'clamped', 'pole-zero' or 'exact' (each method is
 // documented in the float64 reference, src/reference/second-order.ts).
 //
-// Every kernel takes (x, xd, xPrev, y, yd, c0 … c5, n, f, fStride, zeta, zetaStride, r, rStride,
+// Every kernel takes (x, xd, xPrev, y, yd, c0 … c6, n, f, fStride, zeta, zetaStride, r, rStride,
 // dt, prepare). xd = 0 means "estimate xd = (x − xPrev)/dt"; xPrev is set to x. A step is two
 // parts: the method's coefficients of each channel, computed in float64 (f64x2 in the SIMD
 // build), and the step itself in float32 (f32x4), written as the source writes it.
 // Uniform parameters: the coefficients once per call. Per element: they are stored as float32
-// in the planes c0 … c5 (n floats each) when `prepare` is 1, and only read when it is 0 (the host
+// in the planes c0 … c6 (n floats each) when `prepare` is 1, and only read when it is 0 (the host
 // prepares when dt or the method changed). What each plane holds:
 //   clamped, pole-zero: k1s, c = T/k2s, k3
 //   euler-substep:      k3, a00, a01, a10, a11 (the substeps composed, see composeSubsteps)
-//   exact:              k1, k3, m00, m01, m10, m11 (the homogeneous transition)
-import { springTransition, xx, xv, vx, vv } from '../spring/transition';
-import { springTransitionX2, xxX2, xvX2, vxX2, vvX2 } from '../spring/transition-x2';
+//   exact:              k3, C, m01, D, m10, m11, I (see the exact step in `step`)
+// The SIMD part runs only while dt and 1/dt are finite in float32; otherwise every channel takes
+// the float64 path.
+import { springTransition, xv, vx, vv, xp } from '../spring/transition';
+import { springTransitionX2, xvX2, vxX2, vvX2, xpX2 } from '../spring/transition-x2';
 import { expX2, sinCosX2, cosOut } from '../maths/x2';
 import { paramAt } from '../lanes/scalar';
 import { storeX2, paramX2 } from '../lanes/x2';
@@ -28,51 +30,54 @@ const PI: f64 = 3.141592653589793;
 const TWO_PI: f64 = 6.283185307179586;
 
 export function secondOrderEulerSubstep(
-  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize,
+  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64, prepare: i32,
 ): void {
-  run(EULER_SUBSTEP, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
+  run(EULER_SUBSTEP, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, c6, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
 }
 
 export function secondOrderClamped(
-  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize,
+  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64, prepare: i32,
 ): void {
-  run(CLAMPED, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
+  run(CLAMPED, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, c6, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
 }
 
 export function secondOrderPoleZero(
-  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize,
+  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64, prepare: i32,
 ): void {
-  run(POLE_ZERO, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
+  run(POLE_ZERO, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, c6, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
 }
 
 export function secondOrderExact(
-  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize,
+  x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64, prepare: i32,
 ): void {
-  run(EXACT, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
+  run(EXACT, x, xd, xPrev, y, yd, c0, c1, c2, c3, c4, c5, c6, n, f, fStride, zeta, zetaStride, r, rStride, dt, prepare);
 }
 
 // `method` is a constant at every call site: inlining folds the method branches away.
 // @ts-ignore: decorator
 @inline function run(
-  method: i32, x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize,
+  method: i32, x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64, prepare: i32,
 ): void {
   if (dt == 0) return;
   const uniform = fStride == 0 && zetaStride == 0 && rStride == 0;
   if (uniform) coefficients(method, paramAt(f, 0, 0), paramAt(zeta, 0, 0), paramAt(r, 0, 0), dt);
-  else if (prepare) prepareChannels(method, c0, c1, c2, c3, c4, c5, n, f, fStride, zeta, zetaStride, r, rStride, dt);
+  else if (prepare) prepareChannels(method, c0, c1, c2, c3, c4, c5, c6, n, f, fStride, zeta, zetaStride, r, rStride, dt);
   let i = 0;
-  if (ASC_FEATURE_SIMD) {
+  // In float32, dt > 3.4e38 is Infinity and dt < 2.9e-39 makes 1/dt Infinity (then y += dt·yd or
+  // (x − xPrev)/dt give ∞·0 = NaN where the float64 step is finite): such dt take the scalar path.
+  const dtFitsF32 = dt <= <f64>F32.MAX_VALUE && 1 / dt <= <f64>F32.MAX_VALUE;
+  if (ASC_FEATURE_SIMD && dtFitsF32) {
     const dtX4 = f32x4.splat(<f32>dt);
     const invDtX4 = f32x4.splat(<f32>(1 / dt));
     if (uniform) {
       const p0 = f32x4.splat(<f32>g0), p1 = f32x4.splat(<f32>g1), p2 = f32x4.splat(<f32>g2);
-      const p3 = f32x4.splat(<f32>g3), p4 = f32x4.splat(<f32>g4), p5 = f32x4.splat(<f32>g5);
-      for (; i + 4 <= n; i += 4) stepX4(method, x, xd, xPrev, y, yd, <usize>i << 2, p0, p1, p2, p3, p4, p5, dtX4, invDtX4);
+      const p3 = f32x4.splat(<f32>g3), p4 = f32x4.splat(<f32>g4), p5 = f32x4.splat(<f32>g5), p6 = f32x4.splat(<f32>g6);
+      for (; i + 4 <= n; i += 4) stepX4(method, x, xd, xPrev, y, yd, <usize>i << 2, p0, p1, p2, p3, p4, p5, p6, dtX4, invDtX4);
     } else {
       for (; i + 4 <= n; i += 4) {
         const off = <usize>i << 2;
@@ -81,20 +86,21 @@ export function secondOrderExact(
         const p3 = method == EXACT || method == EULER_SUBSTEP ? v128.load(c3 + off) : p2;
         const p4 = method == EXACT || method == EULER_SUBSTEP ? v128.load(c4 + off) : p2;
         const p5 = method == EXACT ? v128.load(c5 + off) : p2;
-        stepX4(method, x, xd, xPrev, y, yd, off, p0, p1, p2, p3, p4, p5, dtX4, invDtX4);
+        const p6 = method == EXACT ? v128.load(c6 + off) : p2;
+        stepX4(method, x, xd, xPrev, y, yd, off, p0, p1, p2, p3, p4, p5, p6, dtX4, invDtX4);
       }
     }
   }
   for (; i < n; i++) {
-    if (!uniform) loadCoefficients(method, c0, c1, c2, c3, c4, c5, i);
-    step(method, x, xd, xPrev, y, yd, <usize>i << 2, g0, g1, g2, g3, g4, g5, dt);
+    if (!uniform) loadCoefficients(method, c0, c1, c2, c3, c4, c5, c6, i);
+    step(method, x, xd, xPrev, y, yd, <usize>i << 2, g0, g1, g2, g3, g4, g5, g6, dt);
   }
 }
 
 // ---- Coefficients, float64 ----------------------------------------------------------------
 
 // The coefficients of one channel, in plane order (see the top of the file).
-let g0: f64 = 0, g1: f64 = 0, g2: f64 = 0, g3: f64 = 0, g4: f64 = 0, g5: f64 = 0;
+let g0: f64 = 0, g1: f64 = 0, g2: f64 = 0, g3: f64 = 0, g4: f64 = 0, g5: f64 = 0, g6: f64 = 0;
 
 function coefficients(method: i32, f: f64, zeta: f64, r: f64, dt: f64): void {
   const w = TWO_PI * f; // t3ssel8r: ω = 2πf
@@ -103,7 +109,9 @@ function coefficients(method: i32, f: f64, zeta: f64, r: f64, dt: f64): void {
   const k3 = (r * zeta) / w; // t3ssel8r: k3 = rζ/(2πf)
   if (method == EXACT) {
     springTransition(w * w, 2 * zeta * w, dt); // y'' = s·(u − y) − d·y' with s = 1/k2 = ω², d = k1/k2 = 2ζω
-    g0 = k1; g1 = k3; g2 = xx; g3 = xv; g4 = vx; g5 = vv;
+    const C = w * w * xp; // C = 1 − m00 = s·P, without the cancellation of 1 − m00
+    // D = 1 − (k1·C + m01)/T with k1·C = (d/s)·s·P = d·P; I = C/T (derivation at the exact step)
+    g0 = k3; g1 = C; g2 = xv; g3 = 1 - (2 * zeta * w * xp + xv) / dt; g4 = vx; g5 = vv; g6 = C / dt;
     return;
   }
   if (method == EULER_SUBSTEP) {
@@ -152,7 +160,7 @@ function composeSubsteps(iterations: f64, h: f64, hk2: f64, k1: f64): void {
 }
 
 // @ts-ignore: decorator
-@inline function loadCoefficients(method: i32, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, i: i32): void {
+@inline function loadCoefficients(method: i32, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize, i: i32): void {
   const off = <usize>i << 2;
   g0 = <f64>load<f32>(c0 + off);
   g1 = <f64>load<f32>(c1 + off);
@@ -161,12 +169,15 @@ function composeSubsteps(iterations: f64, h: f64, hk2: f64, k1: f64): void {
     g3 = <f64>load<f32>(c3 + off);
     g4 = <f64>load<f32>(c4 + off);
   }
-  if (method == EXACT) g5 = <f64>load<f32>(c5 + off);
+  if (method == EXACT) {
+    g5 = <f64>load<f32>(c5 + off);
+    g6 = <f64>load<f32>(c6 + off);
+  }
 }
 
 /** Per-element parameters: the coefficients of every channel, stored as float32 in the planes. */
 function prepareChannels(
-  method: i32, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize,
+  method: i32, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64,
 ): void {
   let i = 0;
@@ -180,7 +191,10 @@ function prepareChannels(
         storeX2(c3, i, g3X2);
         storeX2(c4, i, g4X2);
       }
-      if (method == EXACT) storeX2(c5, i, g5X2);
+      if (method == EXACT) {
+        storeX2(c5, i, g5X2);
+        storeX2(c6, i, g6X2);
+      }
     }
   }
   for (; i < n; i++) {
@@ -193,7 +207,10 @@ function prepareChannels(
       store<f32>(c3 + off, <f32>g3);
       store<f32>(c4 + off, <f32>g4);
     }
-    if (method == EXACT) store<f32>(c5 + off, <f32>g5);
+    if (method == EXACT) {
+      store<f32>(c5 + off, <f32>g5);
+      store<f32>(c6 + off, <f32>g6);
+    }
   }
 }
 
@@ -211,6 +228,8 @@ function prepareChannels(
 @lazy let g4X2: v128 = f64x2.splat(0);
 // @ts-ignore: decorator
 @lazy let g5X2: v128 = f64x2.splat(0);
+// @ts-ignore: decorator
+@lazy let g6X2: v128 = f64x2.splat(0);
 
 /** `coefficients` for two channels, each with its own f, ζ, r. */
 function coefficientsX2(method: i32, f: v128, zeta: v128, r: v128, dt: f64): void {
@@ -230,8 +249,13 @@ function coefficientsX2(method: i32, f: v128, zeta: v128, r: v128, dt: f64): voi
   }
   const k3 = f64x2.mul(f64x2.mul(f64x2.splat(0.5), r), k1); // k3 = rζ/ω = r·k1/2
   if (method == EXACT) {
-    springTransitionX2(f64x2.mul(w, w), f64x2.mul(f64x2.add(zeta, zeta), w), dt, false);
-    g0X2 = k1; g1X2 = k3; g2X2 = xxX2; g3X2 = xvX2; g4X2 = vxX2; g5X2 = vvX2;
+    const s = f64x2.mul(w, w);
+    const d = f64x2.mul(f64x2.add(zeta, zeta), w);
+    springTransitionX2(s, d, dt, true); // with P = ∫ xv (xpX2)
+    const C = f64x2.mul(s, xpX2); // as in `coefficients`
+    g0X2 = k3; g1X2 = C; g2X2 = xvX2;
+    g3X2 = f64x2.sub(one, f64x2.div(f64x2.add(f64x2.mul(d, xpX2), xvX2), dtX2));
+    g4X2 = vxX2; g5X2 = vvX2; g6X2 = f64x2.div(C, dtX2);
     return;
   }
   if (method == EULER_SUBSTEP) {
@@ -300,7 +324,7 @@ function composeSubstepsX2(iterations: v128, h: v128, hk2: v128, k1: v128): void
 // @ts-ignore: decorator
 @inline function step(
   method: i32, x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, off: usize,
-  p0: f64, p1: f64, p2: f64, p3: f64, p4: f64, p5: f64, dt: f64,
+  p0: f64, p1: f64, p2: f64, p3: f64, p4: f64, p5: f64, p6: f64, dt: f64,
 ): void {
   const xi = <f64>load<f32>(x + off);
   const xPrevi = <f64>load<f32>(xPrev + off);
@@ -309,12 +333,20 @@ function composeSubstepsX2(iterations: v128, h: v128, hk2: v128, k1: v128): void
   let yi = <f64>load<f32>(y + off);
   let ydi = <f64>load<f32>(yd + off);
   if (method == EXACT) {
-    const k1 = p0, k3 = p1;
-    // First-order hold x(t) = xPrev + slope·t; ramp particular solution yP = u − k1·slope, u = x + k3·xd
-    const e0 = yi - (xPrevi + k3 * xdi - k1 * slope);
-    const ed0 = ydi - slope;
-    yi = xi + k3 * xdi - k1 * slope + p2 * e0 + p3 * ed0; // yP(T) + m00·e0 + m01·ed0
-    ydi = slope + p4 * e0 + p5 * ed0; // yP'(T) + m10·e0 + m11·ed0
+    // The reference's first-order hold (src/reference/second-order.ts): with Δ = x − xPrev,
+    // slope = Δ/T, U = k3·xd, the ramp solution plus the transition of its offset gives
+    //   y' = x + U − k1·slope + m00·(y − xPrev − U + k1·slope) + m01·(yd − slope)
+    //   yd' = slope + m10·(y − xPrev − U + k1·slope) + m11·(yd − slope).
+    // Collected on e = y − xPrev, U, yd and Δ, with 1 − m00 = s·P (P = ∫₀ᵀ m01), k1·s = d and
+    // 1 − m11 − d·m01 = 1 − m00 (m00 = m11 + d·m01):
+    //   y' = y + C·(U − e) + m01·yd + D·Δ,   C = 1 − m00 = s·P,  D = 1 − (d·P + m01)/T
+    //   yd' = m10·(e − U) + m11·yd + I·Δ,   I = C/T
+    // Every coefficient is bounded (|C| ≤ 2, |m01| ≤ T, …), so no term exceeds the state and
+    // inputs times a coefficient: k1·slope (up to 6e4 for a state of 10) is never formed.
+    const e = yi - xPrevi;
+    const u = p0 * xdi; // U = k3·xd
+    yi = yi + p1 * (u - e) + p2 * ydi + p3 * (xi - xPrevi);
+    ydi = p4 * (e - u) + p5 * ydi + p6 * (xi - xPrevi);
   } else if (method == EULER_SUBSTEP) {
     const u = xi + p0 * xdi; // the held input x + k3·xd
     const e = yi - u;
@@ -334,21 +366,22 @@ function composeSubstepsX2(iterations: v128, h: v128, hk2: v128, k1: v128): void
 // @ts-ignore: decorator
 @inline function stepX4(
   method: i32, x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, off: usize,
-  p0: v128, p1: v128, p2: v128, p3: v128, p4: v128, p5: v128, dt: v128, invDt: v128,
+  p0: v128, p1: v128, p2: v128, p3: v128, p4: v128, p5: v128, p6: v128, dt: v128, invDt: v128,
 ): void {
   const xi = v128.load(x + off);
   const xPrevi = v128.load(xPrev + off);
-  const slope = f32x4.mul(f32x4.sub(xi, xPrevi), invDt);
+  const delta = f32x4.sub(xi, xPrevi);
+  const slope = f32x4.mul(delta, invDt);
   const xdi = xd ? v128.load(xd + off) : slope;
   let yi = v128.load(y + off);
   let ydi = v128.load(yd + off);
   if (method == EXACT) {
-    const k1slope = f32x4.mul(p0, slope);
-    const k3xd = f32x4.mul(p1, xdi);
-    const e0 = f32x4.sub(yi, f32x4.sub(f32x4.add(xPrevi, k3xd), k1slope));
-    const ed0 = f32x4.sub(ydi, slope);
-    yi = f32x4.add(f32x4.sub(f32x4.add(xi, k3xd), k1slope), f32x4.add(f32x4.mul(p2, e0), f32x4.mul(p3, ed0)));
-    ydi = f32x4.add(slope, f32x4.add(f32x4.mul(p4, e0), f32x4.mul(p5, ed0)));
+    // As in `step`: y' = y + C·(U − e) + m01·yd + D·Δ, yd' = m10·(e − U) + m11·yd + I·Δ
+    const e = f32x4.sub(yi, xPrevi);
+    const u = f32x4.mul(p0, xdi);
+    const ue = f32x4.sub(u, e);
+    yi = f32x4.add(yi, f32x4.add(f32x4.add(f32x4.mul(p1, ue), f32x4.mul(p2, ydi)), f32x4.mul(p3, delta)));
+    ydi = f32x4.add(f32x4.sub(f32x4.mul(p5, ydi), f32x4.mul(p4, ue)), f32x4.mul(p6, delta));
   } else if (method == EULER_SUBSTEP) {
     const u = f32x4.add(xi, f32x4.mul(p0, xdi));
     const e = f32x4.sub(yi, u);

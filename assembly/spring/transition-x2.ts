@@ -2,7 +2,7 @@
 // Every regime present in the pair is evaluated and merged with bitselect; a regime no lane
 // is in is skipped. Only called from `if (ASC_FEATURE_SIMD)` branches.
 import { expX2, expm1OverXX2, sinCosX2, cosOut } from '../maths/x2';
-import { CRITICAL_SERIES_Z, SMALL_STIFFNESS_ST2, springTransition, xx, xv, xq, vx, vv, vq } from './transition';
+import { CRITICAL_SERIES_Z, SMALL_STIFFNESS_ST2, springTransition, xx, xv, xq, vx, vv, vq, xp } from './transition';
 
 // sinCosX2 reduces exactly only while ωt < 2^20·π/2; past (ωt)² = 1e12 a pair goes to the
 // scalar transition, whose Math.sin/cos reduce any argument.
@@ -20,6 +20,9 @@ const SIMD_PHASE_LIMIT_Z: f64 = 1e12;
 @lazy export let vvX2: v128 = f64x2.splat(0);
 // @ts-ignore: decorator
 @lazy export let vqX2: v128 = f64x2.splat(0);
+// P = ∫₀ᵗ xv itself (only with `withXq`; not for infinite d), as `xp` of transition.ts.
+// @ts-ignore: decorator
+@lazy export let xpX2: v128 = f64x2.splat(0);
 
 /** `withXq` false skips P = ∫ xv (xqX2 is then 0): for springs whose goal velocity is 0. */
 function springTransitionX2(s: v128, d: v128, t: f64, withXq: bool = true): void {
@@ -93,6 +96,7 @@ function springTransitionX2(s: v128, d: v128, t: f64, withXq: bool = true): void
   vxX2 = f64x2.neg(f64x2.mul(s, m01));
   vvX2 = m11;
   vqX2 = f64x2.mul(d, m01);
+  xpX2 = P;
 
   const dInfinite = f64x2.eq(d, f64x2.splat(Infinity));
   if (v128.any_true(dInfinite)) {
@@ -110,10 +114,10 @@ function springTransitionX2(s: v128, d: v128, t: f64, withXq: bool = true): void
 // Both lanes through the scalar springTransition.
 function scalarTransitionX2(s: v128, d: v128, t: f64): void {
   springTransition(f64x2.extract_lane(s, 0), f64x2.extract_lane(d, 0), t);
-  const xx0 = xx, xv0 = xv, xq0 = xq, vx0 = vx, vv0 = vv, vq0 = vq;
+  const xx0 = xx, xv0 = xv, xq0 = xq, vx0 = vx, vv0 = vv, vq0 = vq, xp0 = xp;
   springTransition(f64x2.extract_lane(s, 1), f64x2.extract_lane(d, 1), t);
   xxX2 = f64x2(xx0, xx); xvX2 = f64x2(xv0, xv); xqX2 = f64x2(xq0, xq);
-  vxX2 = f64x2(vx0, vx); vvX2 = f64x2(vv0, vv); vqX2 = f64x2(vq0, vq);
+  vxX2 = f64x2(vx0, vx); vvX2 = f64x2(vv0, vv); vqX2 = f64x2(vq0, vq); xpX2 = f64x2(xp0, xp);
 }
 
 // cos √z = 1 − z/2 + z²/24 − z³/720 + z⁴/40320 (divisions by constants as multiplications)

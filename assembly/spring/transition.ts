@@ -17,6 +17,8 @@ export let xq: f64 = 0;
 export let vx: f64 = 0;
 export let vv: f64 = 0;
 export let vq: f64 = 0;
+// P = ∫₀ᵗ xv itself (xq = d·P loses it at d = 0); 0 for infinite d. Used by second-order.ts.
+export let xp: f64 = 0;
 
 /** Sets xx … vq for stiffness s ≥ 0, damping d ≥ 0 (+∞ for halflife 0) and time t ≥ 0. */
 export function springTransition(s: f64, d: f64, t: f64): void {
@@ -25,6 +27,7 @@ export function springTransition(s: f64, d: f64, t: f64): void {
     const finite = s != Infinity;
     xx = finite ? 1 : 0; xv = 0; xq = finite ? t : 0;
     vx = 0; vv = 0; vq = finite ? 1 : 0;
+    xp = 0;
     return;
   }
   const a = 0.5 * d;       // envelope rate (Holden's y)
@@ -65,6 +68,7 @@ export function springTransition(s: f64, d: f64, t: f64): void {
   }
   xx = m00; xv = m01; xq = d * P;
   vx = -s * m01; vv = m11; vq = d * m01;
+  xp = P;
 }
 
 /** (e^u − 1)/u, 1 at u = 0. */

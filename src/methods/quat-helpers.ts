@@ -31,7 +31,9 @@ export interface QuatHelperMethods {
   quatFromScaledAngleAxis(out: Float32Array, v: Float32Array): void;
   /**
    * out = shortest-arc slerp from a (t = 0) to ±b (t = 1): exp(t·log(abs(b ⊗ a⁻¹))) ⊗ a.
-   * t is a number or one value per element, finite and ≥ 0 (t > 1 extrapolates).
+   * t is a number or one value per element, finite, ≥ 0 and ≤ 1000 (t > 1 extrapolates). The
+   * float32 kernels' angle error grows as about 6e-7·t rad (the rounding of b ⊗ a⁻¹ and its log,
+   * multiplied by t): 6e-4 rad at t = 1000; larger t is a RangeError.
    */
   quatSlerp(out: Float32Array, a: Float32Array, b: Float32Array, t: Param): void;
 }
@@ -76,6 +78,28 @@ export const quatHelperMethods: QuatHelperMethods & ThisType<KernelHost> = {
     checkAndRun(this, 'quatFromScaledAngleAxis', FROM_SCALED, [written('out', out, 4), v3('v', v)], [], 0, []);
   },
   quatSlerp(out, a, b, t) {
+    checkSlerpAmount(t);
     checkAndRun(this, 'quatSlerp', SLERP, [written('out', out, 4), q4('a', a), q4('b', b)], [['t', t, 'nonNegative']], 0, []);
   },
 };
+
+/** The largest slerp amount t accepted (see quatSlerp). */
+const SLERP_T_MAX = 1000;
+
+/**
+ * A RangeError, before anything is written, for a t that is otherwise valid (finite, ≥ 0: checked
+ * with the rest by checkAndRun) but above SLERP_T_MAX: past it, the float32 result departs from
+ * the float64 one by more than 6e-4 rad, and at t = 1e30 it was NaN.
+ */
+function checkSlerpAmount(t: unknown): void {
+  const tooLarge = (v: number) => v > SLERP_T_MAX && v < Infinity;
+  if (typeof t === 'number' && tooLarge(t)) {
+    throw new RangeError(`quatSlerp: t is ${t}; it must be ≤ ${SLERP_T_MAX} (float32 error ≈ 6e-7·t rad)`);
+  }
+  if (t instanceof Float32Array) {
+    const bad = t.findIndex(tooLarge);
+    if (bad >= 0 && t.every((v) => v >= 0 && v < Infinity)) {
+      throw new RangeError(`quatSlerp: t[${bad}] is ${t[bad]}; it must be ≤ ${SLERP_T_MAX} (float32 error ≈ 6e-7·t rad)`);
+    }
+  }
+}

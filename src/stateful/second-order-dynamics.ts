@@ -19,8 +19,8 @@ export interface SecondOrderDynamicsOptions {
   method?: SecondOrderMethod;
 }
 
-/** Coefficients per channel of the widest method ('exact': k1, k3, m00, m01, m10, m11). */
-const COEFFICIENT_PLANES = 6;
+/** Coefficients per channel of the widest method ('exact': k3, C, m01, D, m10, m11, I). */
+const COEFFICIENT_PLANES = 7;
 
 const WASM_KERNELS: Record<SecondOrderMethod, KernelName> = {
   'euler-substep': 'secondOrderEulerSubstep',
@@ -38,7 +38,7 @@ const WASM_KERNELS: Record<SecondOrderMethod, KernelName> = {
  * 'exact' (the closed-form response to the input linearly interpolated over the step).
  *
  * Solver memory: 3n floats of state, n per per-element parameter and, on the wasm backends when
- * a parameter is per element, 6n floats of coefficients (kept while dt and the method stay).
+ * a parameter is per element, 7n floats of coefficients (kept while dt and the method stay).
  * `dispose()` returns it.
  */
 export class SecondOrderDynamics {

@@ -310,6 +310,7 @@ declare namespace __AdaptedExports {
    * @param c3 `usize`
    * @param c4 `usize`
    * @param c5 `usize`
+   * @param c6 `usize`
    * @param n `i32`
    * @param f `usize`
    * @param fStride `i32`
@@ -320,7 +321,7 @@ declare namespace __AdaptedExports {
    * @param dt `f64`
    * @param prepare `i32`
    */
-  export function secondOrderEulerSubstep(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
+  export function secondOrderEulerSubstep(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
   /**
    * assembly/kernels/second-order/secondOrderClamped
    * @param x `usize`
@@ -334,6 +335,7 @@ declare namespace __AdaptedExports {
    * @param c3 `usize`
    * @param c4 `usize`
    * @param c5 `usize`
+   * @param c6 `usize`
    * @param n `i32`
    * @param f `usize`
    * @param fStride `i32`
@@ -344,7 +346,7 @@ declare namespace __AdaptedExports {
    * @param dt `f64`
    * @param prepare `i32`
    */
-  export function secondOrderClamped(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
+  export function secondOrderClamped(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
   /**
    * assembly/kernels/second-order/secondOrderPoleZero
    * @param x `usize`
@@ -358,6 +360,7 @@ declare namespace __AdaptedExports {
    * @param c3 `usize`
    * @param c4 `usize`
    * @param c5 `usize`
+   * @param c6 `usize`
    * @param n `i32`
    * @param f `usize`
    * @param fStride `i32`
@@ -368,7 +371,7 @@ declare namespace __AdaptedExports {
    * @param dt `f64`
    * @param prepare `i32`
    */
-  export function secondOrderPoleZero(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
+  export function secondOrderPoleZero(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
   /**
    * assembly/kernels/second-order/secondOrderExact
    * @param x `usize`
@@ -382,6 +385,7 @@ declare namespace __AdaptedExports {
    * @param c3 `usize`
    * @param c4 `usize`
    * @param c5 `usize`
+   * @param c6 `usize`
    * @param n `i32`
    * @param f `usize`
    * @param fStride `i32`
@@ -392,7 +396,7 @@ declare namespace __AdaptedExports {
    * @param dt `f64`
    * @param prepare `i32`
    */
-  export function secondOrderExact(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
+  export function secondOrderExact(x: number, xd: number, xPrev: number, y: number, yd: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, c6: number, n: number, f: number, fStride: number, zeta: number, zetaStride: number, r: number, rStride: number, dt: number, prepare: number): void;
   /**
    * assembly/kernels/quat/quatDecaySpringDamper
    * @param q `usize`
