@@ -11,9 +11,12 @@ export function written(name: string, array: Float32Array, width = 1): ArrayArg 
   return { name, array, output: true, width };
 }
 
-/** An array the call only reads. */
-export function read(name: string, array: Float32Array, width = 1): ArrayArg {
-  return { name, array, width };
+/**
+ * An array the call only reads; `aliases`: the outputs it may be the very same array of (the
+ * kernel reads its element i before writing theirs; checked by test/fuzz/solver.test.ts).
+ */
+export function read(name: string, array: Float32Array, width = 1, aliases: readonly string[] = []): ArrayArg {
+  return { name, array, width, aliases };
 }
 
 /**

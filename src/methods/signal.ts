@@ -90,12 +90,12 @@ export const signalMethods: SignalMethods & ThisType<SolverBase> = {
   },
 
   deadBlendingTransition(extX, extV, extT, srcX, srcV) {
-    const arrays = [written('extX', extX), written('extV', extV), written('extT', extT), read('srcX', srcX), read('srcV', srcV)];
+    const arrays = [written('extX', extX), written('extV', extV), written('extT', extT), read('srcX', srcX, 1, ['extX', 'extV', 'extT']), read('srcV', srcV, 1, ['extV', 'extT'])];
     checkAndRun(this, 'deadBlendingTransition', DEAD_BLENDING_TRANSITION, arrays, [], 0, []);
   },
 
   deadBlendingUpdate(outX, extX, extV, extT, inX, blendTime, dt, decayHalflife) {
-    const arrays = [written('outX', outX), written('extX', extX), written('extV', extV), written('extT', extT), read('inX', inX)];
+    const arrays = [written('outX', outX), written('extX', extX), written('extV', extV), written('extT', extT), read('inX', inX, 1, ['outX'])];
     const params: ParamSpec[] = [['blendTime', blendTime, 'nonNegative']];
     if (decayHalflife !== undefined) params.push(['decayHalflife', decayHalflife, 'nonNegative']);
     // Without a decay halflife the velocity never decays: halflife ∞ gives exactly x += v·dt.
@@ -109,7 +109,7 @@ export const signalMethods: SignalMethods & ThisType<SolverBase> = {
     const gains: ParamSpec[] = [['xGain', xGain, 'nonNegative'], ['vGain', vGain, 'nonNegative'], ['aGain', aGain, 'nonNegative']];
     for (const [name, gain] of gains) checkAtMostOne(method, name, gain);
     const arrays = [
-      written('x', x), written('v', v), written('a', a), read('targetX', targetX), read('targetV', targetV), read('targetA', targetA),
+      written('x', x), written('v', v), written('a', a), read('targetX', targetX, 1, ['x', 'v', 'a']), read('targetV', targetV, 1, ['x', 'v', 'a']), read('targetA', targetA, 1, ['x', 'v', 'a']),
     ];
     checkAndRun(this, method, TRACKING, arrays, gains, dt, [dt, gainDt]);
   },
