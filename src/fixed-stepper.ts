@@ -157,11 +157,15 @@ export class FixedStepper {
     }
     this.steps += count;
     if (clock[0] + slack >= fixedDt) {
-      // The cap was reached: drop the whole steps still due, keep the fraction. The remainder
-      // is fmod (exact, also for a clock of 1e300 where clock − k·fixedDt would lose it all).
-      let rest = clock[0] % fixedDt;
-      if (rest + slack >= fixedDt) rest -= fixedDt;
-      this.dropped += clock[0] - rest;
+      // The cap was reached: drop the whole steps still due, keep the fraction; for a huge
+      // clock (1e300 s) by fmod, as clock − k·fixedDt would lose the fraction entirely.
+      const k = Math.floor((clock[0] + slack) / fixedDt);
+      let rest = clock[0] - k * fixedDt;
+      if (k > 2 ** 52) {
+        rest = clock[0] % fixedDt; // exact where k·fixedDt is not
+        if (rest + slack >= fixedDt) rest -= fixedDt;
+      }
+      this.dropped += k > 2 ** 52 ? clock[0] - rest : k * fixedDt;
       clock[0] = rest;
     }
     const a = this.alpha;

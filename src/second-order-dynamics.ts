@@ -150,6 +150,8 @@ export class SecondOrderDynamics {
       { name: 'y', array: this.y, output: true },
       { name: 'yd', array: this.yd, output: true },
     ]);
+    checkArray(this.solver, where, 'x', x); // after the overlap check, which names both arrays
+    if (xd !== undefined) checkArray(this.solver, where, 'xd', xd);
     if (dt === 0) return this.y;
     if (this.currentMethod === 'euler-substep' && !(dt / this.minTCrit <= MAX_SUBSTEPS)) {
       throw new RangeError(
@@ -177,7 +179,6 @@ export class SecondOrderDynamics {
 
   private checkInput(where: string, name: string, array: unknown): void {
     if (!(array instanceof Float32Array)) throw new TypeError(`${where}: ${name} must be a Float32Array, got ${describe(array)}`);
-    checkArray(this.solver, where, name, array);
     if (array.length !== this.n) throw new RangeError(`${where}: ${name} has length ${array.length}, expected ${this.n} (one value per channel)`);
   }
 

@@ -42,7 +42,7 @@ export interface SignalMethods {
    * spring x'' = s·(targetX − x) + d·(q − v), s = t3, d = (1 − t0)/gainDt,
    * d·q = t2·targetV + t1·targetA, stepped with the core exact transition (zero gains and zero
    * stiffness are exact limits; Holden's q = d·q/(d + eps) is never formed). Gains are in [0, 1];
-   * gainDt > 0 (s). x, v are updated in place; `a` is written with the spring's acceleration
+   * gainDt in [2^-60, 2^60] s. x, v are updated in place; `a` is written with the spring's acceleration
    * after the step, s·(targetX − x) − d·v + t2·targetV + t1·targetA (an output only).
    */
   trackingSpringUpdate(
@@ -50,6 +50,9 @@ export interface SignalMethods {
     xGain: Param, vGain: Param, aGain: Param, dt: number, gainDt: number,
   ): void;
 }
+
+const GAIN_DT_MIN = 2 ** -60;
+const GAIN_DT_MAX = 2 ** 60;
 
 const EXTRAPOLATE: Kernel = {
   wasm: 'extrapolate',
@@ -106,6 +109,11 @@ export const signalMethods: SignalMethods & ThisType<SolverBase> = {
     const method = 'trackingSpringUpdate';
     this.checkLive(method);
     checkNumber(method, 'gainDt', gainDt, 'positive');
+    // s = xGain/gainDt² and d = (1 − t0)/gainDt must stay well inside float32 (the SIMD lanes):
+    // gainDt in [2^-60, 2^60] (docs/DECISIONS.md, "Accepted ranges").
+    if (!(gainDt >= GAIN_DT_MIN && gainDt <= GAIN_DT_MAX)) {
+      throw new RangeError(`${method}: gainDt is ${gainDt}; it must be in [2^-60, 2^60] (${GAIN_DT_MIN} … ${GAIN_DT_MAX}) s`);
+    }
     const gains: ParamSpec[] = [['xGain', xGain, 'nonNegative'], ['vGain', vGain, 'nonNegative'], ['aGain', aGain, 'nonNegative']];
     for (const [name, gain] of gains) checkAtMostOne(method, name, gain);
     const arrays = [
