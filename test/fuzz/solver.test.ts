@@ -181,7 +181,8 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend: Backend
     const pairs = outputs.flatMap((o) =>
       kinds.flatMap((k, i) => (i !== o && (k.kind === 'in' || k.kind === 'out') && (k as { width: unknown }).width === (kinds[o] as { width: unknown }).width ? [[i, o] as const] : [])),
     );
-    it.runIf(pairs.length > 0)('aliasing: accepted only where it computes what a copy computes', () => {
+    // Defined only for methods with an input and an output of the same width (no skipped tests).
+    if (pairs.length > 0) it('aliasing: accepted only where it computes what a copy computes', () => {
       const arb = caseArb(kinds).chain((c) => fc.constantFrom(...pairs).map(([i, o]) => ({ c, i, o })));
       fc.assert(
         fc.property(arb, ({ c, i, o }) => {
