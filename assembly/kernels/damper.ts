@@ -20,7 +20,9 @@ export function damperUniform(x: usize, g: usize, n: i32, halflife: f64, dt: f64
 export function damperVarying(x: usize, g: usize, n: i32, halflife: usize, halflifeStride: i32, dt: f64): void {
   if (dt == 0) return;
   let i = 0;
-  if (ASC_FEATURE_SIMD) {
+  // A dt that vanishes in float32 (below 2e-45 s) would make the argument −0/h, NaN at h = 0:
+  // the float64 loop below handles it.
+  if (ASC_FEATURE_SIMD && <f32>(-LN2 * dt) != 0) {
     // float32 is enough here: the factor's relative error ε moves x by ε·|x − g| (and the
     // argument's rounding by at most |u|·e^u·6e-8 ≤ 2.2e-8 of |x − g|); see docs/DECISIONS.md.
     const minusLn2Dt = f32x4.splat(<f32>(-LN2 * dt));

@@ -3,7 +3,7 @@
  * (called only with validated arguments), memory management and the parameter scan.
  */
 import { SpringMode, type Backend, type Param } from '../core/types.js';
-import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type ParamRule } from '../core/validate.js';
+import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type OverlapArg, type ParamRule } from '../core/validate.js';
 import type { Kernel, KernelHost, Operand, ParamSpec } from '../core/contract.js';
 import { families, type FamilyMethods } from '../methods/families.js';
 
@@ -85,6 +85,14 @@ export abstract class SolverBase implements Solver, KernelHost {
    */
   abstract runKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]): void;
 
+  /**
+   * Throws a TypeError naming `method` and `name` when `array` was freed by this solver (or, on
+   * the wasm backends, is a view of solver memory outside every live alloc() array). An identity
+   * check in the common case (docs/DECISIONS.md).
+   * @internal
+   */
+  abstract checkUsable(method: string, name: string, array: Float32Array): void;
+
   /** @internal */
   checkLive(method: string): void {
     if (this.disposed) throw new TypeError(`${method}: this solver has been disposed`);
@@ -106,22 +114,17 @@ export abstract class SolverBase implements Solver, KernelHost {
     const paramArrays = params
       .filter(([, value]) => typeof value !== 'number')
       .map(([name, value]) => ({ name, array: value as Float32Array }));
-    checkOverlap(method, [...(arrays as { name: string; array: Float32Array; output?: boolean }[]), ...paramArrays]);
+    for (const { name, array } of arrays) this.checkUsable(method, name, array as Float32Array);
+    for (const { name, array } of paramArrays) this.checkUsable(method, name, array);
+    checkOverlap(method, [...(arrays as OverlapArg[]), ...paramArrays]);
     checkNumber(method, 'dt', dt, 'nonNegative');
     if (!(roundUniform || paramArrays.length > 0)) return params.map(([, value]) => value);
-    // Rounded to float32, a number can become Infinity (or 0, for a positive rule): check again.
-    return params.map(([name, value, rule]) => {
-      if (typeof value !== 'number') return value;
-      const rounded = Math.fround(value);
-      if (rounded !== value && !(rule === 'positive' ? rounded > 0 : rounded >= 0) || !(rounded < Infinity)) {
-        throw new RangeError(`${method}: ${name} is ${value}, which is ${rounded} as float32; it must be finite and ${rule === 'positive' ? '> 0' : '≥ 0'} in float32`);
-      }
-      return rounded;
-    });
+    // checkParam made sure a number keeps its rule rounded to float32.
+    return params.map(([, value]) => (typeof value === 'number' ? Math.fround(value) : value));
   }
 
   damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
-    const [h] = this.checkCall('damper', [{ name: 'x', array: x, output: true }, { name: 'g', array: g }], [['halflife', halflife, 'nonNegative']], dt);
+    const [h] = this.checkCall('damper', [{ name: 'x', array: x, output: true }, { name: 'g', array: g, aliases: ['x'] }], [['halflife', halflife, 'nonNegative']], dt);
     this.runDamper(x, g, h, dt);
   }
 
@@ -155,8 +158,9 @@ export abstract class SolverBase implements Solver, KernelHost {
     p0: ParamSpec, p1: ParamSpec | null, dt: number,
   ): void {
     const arrays: ArrayArg[] = [{ name: 'x', array: x, output: true }, { name: 'v', array: v, output: true }];
-    if ('g' in goals) arrays.push({ name: 'g', array: goals.g });
-    if ('q' in goals) arrays.push({ name: 'q', array: goals.q });
+    // Each element is read whole before it is written: a goal may be the very array x or v.
+    if ('g' in goals) arrays.push({ name: 'g', array: goals.g, aliases: ['x', 'v'] });
+    if ('q' in goals) arrays.push({ name: 'q', array: goals.q, aliases: ['x', 'v'] });
     const [a, b = 0] = this.checkCall(method, arrays, p1 ? [p0, p1] : [p0], dt);
     this.runSpring(mode, x, v, goals.g ?? null, goals.q ?? null, a, b, dt);
   }

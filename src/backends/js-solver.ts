@@ -4,15 +4,23 @@ import type { Kernel, Operand } from '../core/contract.js';
 import { firstInvalidJs, checkNumber, describe, type ParamRule } from '../core/validate.js';
 import type { Param, SpringMode } from '../core/types.js';
 import * as reference from '../reference/spring.js';
+import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 
 export class JsSolver extends SolverBase {
   readonly backend = 'js' as const;
   private live = new WeakSet<Float32Array>();
+  /** Buffers of freed arrays (each alloc has its own buffer), so views of them are refused too. */
+  private freed = new WeakSet<ArrayBufferLike>();
 
   alloc(length: number): Float32Array {
     this.checkLive('alloc');
     checkLength(length);
-    const array = new Float32Array(length);
+    let array: Float32Array;
+    try {
+      array = new Float32Array(length);
+    } catch (error) {
+      throw new RangeError(`alloc: length ${length} (${4 * length} bytes) could not be allocated: ${(error as Error).message}`);
+    }
     this.live.add(array);
     return array;
   }
@@ -23,6 +31,11 @@ export class JsSolver extends SolverBase {
       throw new TypeError(`free: array (${describe(array)}) was not allocated by this solver, or was already freed`);
     }
     this.live.delete(array);
+    this.freed.add(array.buffer);
+  }
+
+  checkUsable(method: string, name: string, array: Float32Array): void {
+    if (this.freed.has(array.buffer)) throw new TypeError(`${method}: ${name} was freed (solver.free); it must not be used afterwards`);
   }
 
   protected firstInvalid(array: Float32Array, rule: ParamRule): number {
@@ -45,5 +58,8 @@ export class JsSolver extends SolverBase {
 export function checkLength(length: unknown): number {
   checkNumber('alloc', 'length', length, 'nonNegative');
   if (!Number.isInteger(length)) throw new RangeError(`alloc: length is ${length}; it must be a whole number`);
+  if ((length as number) > MAX_ALLOC_LENGTH) {
+    throw new RangeError(`alloc: length is ${length}; it must be at most ${MAX_ALLOC_LENGTH} (2^29 floats, 2 GiB)`);
+  }
   return length as number;
 }

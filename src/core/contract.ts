@@ -14,6 +14,7 @@ import type { KernelExports } from '../backends/wasm/kernel-exports.js';
 export type { Param } from './types.js';
 export type { ArrayArg, ParamRule } from './validate.js';
 export { checkNumber, describe } from './validate.js';
+export { MAX_SUBSTEPS } from './limits.js';
 
 /** A parameter of a call: its name (for errors), its value, and the rule it must keep. */
 export type ParamSpec = [name: string, value: Param, rule: ParamRule];
@@ -59,9 +60,12 @@ export function written(name: string, array: Float32Array, width = 1): ArrayArg 
   return { name, array, output: true, width };
 }
 
-/** An array the call only reads. */
-export function read(name: string, array: Float32Array, width = 1): ArrayArg {
-  return { name, array, width };
+/**
+ * An array the call only reads; `aliases`: the outputs it may be the very same array of (the
+ * kernel reads its element i before writing theirs; checked by test/fuzz/solver.test.ts).
+ */
+export function read(name: string, array: Float32Array, width = 1, aliases: readonly string[] = []): ArrayArg {
+  return { name, array, width, aliases };
 }
 
 /** A written operand of a kernel run directly (no checks: the caller has checked it). */

@@ -14,13 +14,51 @@ export interface ArrayArg {
   output?: boolean;
   /** Floats per element (3 for a vec3, 4 for a quaternion); 1 by default. */
   width?: number;
+  /**
+   * For an input: the outputs it may be the very same array of (same buffer, offset and length),
+   * because the kernel reads element i of it before writing element i of them. Any other overlap
+   * with an output is rejected (docs/DECISIONS.md, "Aliasing").
+   */
+  aliases?: readonly string[];
+}
+
+/** An array argument as checkOverlap sees it. */
+export interface OverlapArg {
+  name: string;
+  array: Float32Array;
+  output?: boolean;
+  aliases?: readonly string[];
 }
 
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
-  return typeof value === 'number' ? `the number ${value}` : typeof value;
+  return typeof value === 'number' ? `the number ${show(value)}` : typeof value;
+}
+
+/** A number as a message shows it: −0 as "-0" (template strings print it as "0"). */
+export function show(value: number): string {
+  return Object.is(value, -0) ? '-0' : String(value);
+}
+
+/**
+ * True when `array`'s buffer was detached (transferred): its views then have length 0, and
+ * creating a view of the buffer throws. Checked only for empty arrays, so the check is free.
+ */
+export function isDetached(array: Float32Array): boolean {
+  if (array.length !== 0) return false;
+  try {
+    new Uint8Array(array.buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A TypeError for a detached array argument. */
+function detached(method: string, name: string): TypeError {
+  return new TypeError(`${method}: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
 }
 
 /** Checks types and lengths; returns the element count n (length of the first array / width). */
@@ -31,6 +69,7 @@ export function checkArrays(method: string, args: ArrayArg[]): number {
     if (!(array instanceof Float32Array)) {
       throw new TypeError(`${method}: ${name} must be a Float32Array, got ${describe(array)}`);
     }
+    if (isDetached(array)) throw detached(method, name);
     if (n < 0) {
       if (array.length % width !== 0) {
         throw new RangeError(`${method}: ${name} has length ${array.length}, which is not a multiple of ${width}`);
@@ -48,9 +87,9 @@ export function checkArrays(method: string, args: ArrayArg[]): number {
 
 /**
  * Outputs may not overlap any other array, except that an input may be the very same array
- * as an output (same buffer, offset and length): element i is read before it is written.
+ * as an output (same buffer, offset and length) when the input lists that output in `aliases`.
  */
-export function checkOverlap(method: string, args: { name: string; array: Float32Array; output?: boolean }[]): void {
+export function checkOverlap(method: string, args: OverlapArg[]): void {
   for (let i = 0; i < args.length; i++) {
     for (let j = i + 1; j < args.length; j++) {
       const a = args[i];
@@ -63,21 +102,42 @@ export function checkOverlap(method: string, args: { name: string; array: Float3
       const bEnd = bStart + b.array.byteLength;
       if (aEnd <= bStart || bEnd <= aStart || a.array.byteLength === 0 || b.array.byteLength === 0) continue;
       const identical = aStart === bStart && aEnd === bEnd;
-      if (identical && !(a.output && b.output)) continue;
+      const [input, output] = a.output ? [b, a] : [a, b];
+      const allowed = input.aliases ?? [];
+      if (identical && !input.output && allowed.includes(output.name)) continue;
       throw new RangeError(
         `${method}: ${a.name} and ${b.name} overlap in memory; ` +
-          (a.output && b.output ? 'outputs must be distinct arrays' : 'an input may alias an output only as the identical array'),
+          (a.output && b.output
+            ? 'outputs must be distinct arrays'
+            : allowed.length === 0
+              ? `${input.name} must not share memory with an output`
+              : `${input.name} may only be the very same array as ${allowed.join(' or ')}`),
       );
     }
   }
 }
 
+/** −0 breaks the rule too: 4·ln2/−0 is −∞, so a halflife of −0 would give NaN (docs/DECISIONS.md). */
 function isValid(value: number, rule: ParamRule): boolean {
-  return (rule === 'positive' ? value > 0 : value >= 0) && value < Infinity;
+  return (rule === 'positive' ? value > 0 : value > 0 || Object.is(value, 0)) && value < Infinity;
 }
 
 function ruleText(rule: ParamRule): string {
-  return rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0';
+  return rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0 (+0, not −0)';
+}
+
+/**
+ * A number parameter must keep its rule once rounded to float32, the format of a per-element
+ * parameter (and of a uniform one in the per-element and generic kernels): so 1e300 (∞ in
+ * float32) and, for a rule > 0, 1e-50 (0 in float32) are rejected on every path (docs/DECISIONS.md,
+ * "Accepted ranges").
+ */
+export function checkFloat32Number(method: string, name: string, value: number, rule: ParamRule): void {
+  if (!isValid(value, rule)) throw new RangeError(`${method}: ${name} is ${show(value)}; it must be ${ruleText(rule)}`);
+  const rounded = Math.fround(value);
+  if (!isValid(rounded, rule)) {
+    throw new RangeError(`${method}: ${name} is ${value}, which is ${rounded} as float32; it must be ${ruleText(rule)} in float32`);
+  }
 }
 
 /**
@@ -93,18 +153,19 @@ export function checkParam(
   firstInvalid: (array: Float32Array, rule: ParamRule) => number,
 ): void {
   if (typeof param === 'number') {
-    if (!isValid(param, rule)) throw new RangeError(`${method}: ${name} is ${param}; it must be ${ruleText(rule)}`);
+    checkFloat32Number(method, name, param, rule);
     return;
   }
   if (!(param instanceof Float32Array)) {
     throw new TypeError(`${method}: ${name} must be a number or a Float32Array, got ${describe(param)}`);
   }
+  if (isDetached(param)) throw detached(method, name);
   if (param.length !== n) {
     throw new RangeError(`${method}: ${name} has length ${param.length}, expected ${n} (one value per element)`);
   }
   const bad = firstInvalid(param, rule);
   if (bad >= 0) {
-    throw new RangeError(`${method}: ${name}[${bad}] is ${param[bad]}; it must be ${ruleText(rule)}`);
+    throw new RangeError(`${method}: ${name}[${bad}] is ${show(param[bad])}; it must be ${ruleText(rule)}`);
   }
 }
 
@@ -116,6 +177,6 @@ export function firstInvalidJs(array: Float32Array, rule: ParamRule): number {
 
 export function checkNumber(method: string, name: string, value: unknown, rule: ParamRule): number {
   if (typeof value !== 'number') throw new TypeError(`${method}: ${name} must be a number, got ${describe(value)}`);
-  if (!isValid(value, rule)) throw new RangeError(`${method}: ${name} is ${value}; it must be ${ruleText(rule)}`);
+  if (!isValid(value, rule)) throw new RangeError(`${method}: ${name} is ${show(value)}; it must be ${ruleText(rule)}`);
   return value;
 }

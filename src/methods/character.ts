@@ -48,7 +48,7 @@ const PREDICT: Kernel = {
 
 export const characterMethods: CharacterMethods & ThisType<KernelHost> = {
   characterUpdate(x, v, a, vGoal, halflife, dt) {
-    const arrays = [written('x', x), written('v', v), written('a', a), read('vGoal', vGoal)];
+    const arrays = [written('x', x), written('v', v), written('a', a), read('vGoal', vGoal, 1, ['x', 'v', 'a'])];
     checkAndRun(this, 'characterUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 

@@ -59,18 +59,19 @@ const VELOCITY: Kernel = {
 
 export const compositeMethods: CompositeMethods & ThisType<KernelHost> = {
   doubleSpringDamper(x, v, xi, vi, g, halflife, dt) {
-    const arrays = [written('x', x), written('v', v), written('xi', xi), written('vi', vi), read('g', g)];
+    const arrays = [written('x', x), written('v', v), written('xi', xi), written('vi', vi), read('g', g, 1, ['x', 'v', 'xi', 'vi'])];
     checkAndRun(this, 'doubleSpringDamper', DOUBLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 
   timedSpringDamper(x, v, xi, g, tGoal, halflife, dt, apprehension = 2) {
-    const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g)];
+    const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g, 1, ['x', 'v', 'xi'])];
     const params: ParamSpec[] = [['tGoal', tGoal, 'nonNegative'], ['halflife', halflife, 'nonNegative'], ['apprehension', apprehension, 'nonNegative']];
     checkAndRun(this, 'timedSpringDamper', TIMED, arrays, params, dt, [dt, LEADING_TIMED]);
   },
 
   velocitySpringDamper(x, v, xi, g, speed, halflife, dt, apprehension = 2) {
-    const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g)];
+    // The JS reference reads g after writing x and v: g may alias only xi.
+    const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g, 1, ['xi'])];
     const params: ParamSpec[] = [['speed', speed, 'nonNegative'], ['halflife', halflife, 'nonNegative'], ['apprehension', apprehension, 'nonNegative']];
     checkAndRun(this, 'velocitySpringDamper', VELOCITY, arrays, params, dt, [dt, LEADING_VELOCITY]);
   },

@@ -53,14 +53,18 @@ const UPDATE: Kernel = {
 
 export const inertializeMethods: InertializeMethods & ThisType<KernelHost> = {
   inertializeTransition(offX, offV, srcX, srcV, dstX, dstV) {
-    const arrays = [written('offX', offX), written('offV', offV), read('srcX', srcX), read('srcV', srcV), read('dstX', dstX), read('dstV', dstV)];
+    // offX is written before srcV, dstV are read: the velocities may alias only offV.
+    const arrays = [
+      written('offX', offX), written('offV', offV), read('srcX', srcX, 1, ['offX', 'offV']), read('srcV', srcV, 1, ['offV']),
+      read('dstX', dstX, 1, ['offX', 'offV']), read('dstV', dstV, 1, ['offV']),
+    ];
     checkAndRun(this, 'inertializeTransition', TRANSITION, arrays, [], 0, []);
   },
 
   inertializeUpdate(outX, outV, offX, offV, inX, inV, halflife, dt) {
     const arrays = [
-      written('outX', outX), written('outV', outV), written('offX', offX), written('offV', offV), read('inX', inX), read('inV', inV),
-    ];
+      written('outX', outX), written('outV', outV), written('offX', offX), written('offV', offV), read('inX', inX, 1, ['outX', 'outV']), read('inV', inV, 1, ['outV']),
+    ]; // the offsets decay before inX, inV are read, and outX is written before inV is read
     checkAndRun(this, 'inertializeUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 };

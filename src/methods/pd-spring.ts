@@ -89,12 +89,12 @@ export const pdSpringMethods: PdSpringMethods & ThisType<KernelHost> = {
   pdSpring(pos, vel, targetPos, targetVel, uaf, dampingRatio, dt, options) {
     this.checkLive('pdSpring');
     const kernel = integratorKernel(options);
-    const arrays = [written('pos', pos), written('vel', vel), read('targetPos', targetPos), read('targetVel', targetVel)];
+    const arrays = [written('pos', pos), written('vel', vel), read('targetPos', targetPos, 1, ['pos', 'vel']), read('targetVel', targetVel, 1, ['pos', 'vel'])];
     checkAndRun(this, 'pdSpring', kernel, arrays, params(uaf, dampingRatio), dt, [dt]);
   },
 
   pdSpringRigidBody(pos, vel, targetPos, targetVel, uaf, dampingRatio, dt) {
-    const arrays = [read('pos', pos), written('vel', vel), read('targetPos', targetPos), read('targetVel', targetVel)];
+    const arrays = [read('pos', pos, 1, ['vel']), written('vel', vel), read('targetPos', targetPos, 1, ['vel']), read('targetVel', targetVel, 1, ['vel'])];
     checkAndRun(this, 'pdSpringRigidBody', RIGID_BODY, arrays, params(uaf, dampingRatio), dt, [dt]);
   },
 };

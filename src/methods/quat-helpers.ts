@@ -52,8 +52,9 @@ const TO_SCALED = kernel('quatToScaledAngleAxis', ([out, q]) => reference.quatTo
 const FROM_SCALED = kernel('quatFromScaledAngleAxis', ([out, v]) => reference.quatFromScaledAngleAxis(out, v));
 const SLERP = kernel('quatSlerp', ([out, a, b], t) => reference.quatSlerp(out, a, b, t));
 
-const q4 = (name: string, array: Float32Array) => read(name, array, 4);
-const v3 = (name: string, array: Float32Array) => read(name, array, 3);
+/** An input of the helpers, which may be the very array `out` where the kernel reads it whole first. */
+const q4 = (name: string, array: Float32Array, aliases = ['out']) => read(name, array, 4, aliases);
+const v3 = (name: string, array: Float32Array, aliases = ['out']) => read(name, array, 3, aliases);
 
 export const quatHelperMethods: QuatHelperMethods & ThisType<KernelHost> = {
   quatMul(out, a, b) {

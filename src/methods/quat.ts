@@ -70,7 +70,7 @@ const vec = (name: string, array: Float32Array) => written(name, array, 3);
 
 export const quatMethods: QuatMethods & ThisType<KernelHost> = {
   quatSimpleSpringDamper(q, w, qGoal, halflife, dt) {
-    const arrays = [quat('q', q), vec('w', w), read('qGoal', qGoal, 4)];
+    const arrays = [quat('q', q), vec('w', w), read('qGoal', qGoal, 4, ['q'])];
     checkAndRun(this, 'quatSimpleSpringDamper', SIMPLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 
@@ -79,18 +79,18 @@ export const quatMethods: QuatMethods & ThisType<KernelHost> = {
   },
 
   quatDamper(q, qGoal, halflife, dt) {
-    checkAndRun(this, 'quatDamper', DAMPER, [quat('q', q), read('qGoal', qGoal, 4)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
+    checkAndRun(this, 'quatDamper', DAMPER, [quat('q', q), read('qGoal', qGoal, 4, ['q'])], [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 
   quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW) {
-    const arrays = [quat('offQ', offQ), vec('offW', offW), read('srcQ', srcQ, 4), read('srcW', srcW, 3), read('dstQ', dstQ, 4), read('dstW', dstW, 3)];
+    const arrays = [quat('offQ', offQ), vec('offW', offW), read('srcQ', srcQ, 4, ['offQ']), read('srcW', srcW, 3, ['offW']), read('dstQ', dstQ, 4, ['offQ']), read('dstW', dstW, 3, ['offW'])];
     checkAndRun(this, 'quatInertializeTransition', TRANSITION, arrays, [], 0, []);
   },
 
   quatInertializeUpdate(outQ, outW, offQ, offW, inQ, inW, halflife, dt) {
     const arrays = [
-      quat('outQ', outQ), vec('outW', outW), quat('offQ', offQ), vec('offW', offW), read('inQ', inQ, 4), read('inW', inW, 3),
-    ];
+      quat('outQ', outQ), vec('outW', outW), quat('offQ', offQ), vec('offW', offW), read('inQ', inQ, 4, ['outQ']), read('inW', inW, 3, ['outW']),
+    ]; // the offsets decay before inQ, inW are read: those may alias only the outputs
     checkAndRun(this, 'quatInertializeUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 };

@@ -39,7 +39,7 @@ export interface SignalMethods {
    * spring x'' = s·(targetX − x) + d·(q − v), s = t3, d = (1 − t0)/gainDt,
    * d·q = t2·targetV + t1·targetA, stepped with the core exact transition (zero gains and zero
    * stiffness are exact limits; Holden's q = d·q/(d + eps) is never formed). Gains are in [0, 1];
-   * gainDt > 0 (s). x, v are updated in place; `a` is written with the spring's acceleration
+   * gainDt in [2^-60, 2^60] s. x, v are updated in place; `a` is written with the spring's acceleration
    * after the step, s·(targetX − x) − d·v + t2·targetV + t1·targetA (an output only).
    */
   trackingSpringUpdate(
@@ -47,6 +47,9 @@ export interface SignalMethods {
     xGain: Param, vGain: Param, aGain: Param, dt: number, gainDt: number,
   ): void;
 }
+
+const GAIN_DT_MIN = 2 ** -60;
+const GAIN_DT_MAX = 2 ** 60;
 
 const EXTRAPOLATE: Kernel = {
   wasm: 'extrapolate',
@@ -87,12 +90,12 @@ export const signalMethods: SignalMethods & ThisType<KernelHost> = {
   },
 
   deadBlendingTransition(extX, extV, extT, srcX, srcV) {
-    const arrays = [written('extX', extX), written('extV', extV), written('extT', extT), read('srcX', srcX), read('srcV', srcV)];
+    const arrays = [written('extX', extX), written('extV', extV), written('extT', extT), read('srcX', srcX, 1, ['extX', 'extV', 'extT']), read('srcV', srcV, 1, ['extV', 'extT'])];
     checkAndRun(this, 'deadBlendingTransition', DEAD_BLENDING_TRANSITION, arrays, [], 0, []);
   },
 
   deadBlendingUpdate(outX, extX, extV, extT, inX, blendTime, dt, decayHalflife) {
-    const arrays = [written('outX', outX), written('extX', extX), written('extV', extV), written('extT', extT), read('inX', inX)];
+    const arrays = [written('outX', outX), written('extX', extX), written('extV', extV), written('extT', extT), read('inX', inX, 1, ['outX'])];
     const params: ParamSpec[] = [['blendTime', blendTime, 'nonNegative']];
     if (decayHalflife !== undefined) params.push(['decayHalflife', decayHalflife, 'nonNegative']);
     // Without a decay halflife the velocity never decays: halflife ∞ gives exactly x += v·dt.
@@ -103,10 +106,15 @@ export const signalMethods: SignalMethods & ThisType<KernelHost> = {
     const method = 'trackingSpringUpdate';
     this.checkLive(method);
     checkNumber(method, 'gainDt', gainDt, 'positive');
+    // s = xGain/gainDt² and d = (1 − t0)/gainDt must stay well inside float32 (the SIMD lanes):
+    // gainDt in [2^-60, 2^60] (docs/DECISIONS.md, "Accepted ranges").
+    if (!(gainDt >= GAIN_DT_MIN && gainDt <= GAIN_DT_MAX)) {
+      throw new RangeError(`${method}: gainDt is ${gainDt}; it must be in [2^-60, 2^60] (${GAIN_DT_MIN} … ${GAIN_DT_MAX}) s`);
+    }
     const gains: ParamSpec[] = [['xGain', xGain, 'nonNegative'], ['vGain', vGain, 'nonNegative'], ['aGain', aGain, 'nonNegative']];
     for (const [name, gain] of gains) checkAtMostOne(method, name, gain);
     const arrays = [
-      written('x', x), written('v', v), written('a', a), read('targetX', targetX), read('targetV', targetV), read('targetA', targetA),
+      written('x', x), written('v', v), written('a', a), read('targetX', targetX, 1, ['x', 'v', 'a']), read('targetV', targetV, 1, ['x', 'v', 'a']), read('targetA', targetA, 1, ['x', 'v', 'a']),
     ];
     checkAndRun(this, method, TRACKING, arrays, gains, dt, [dt, gainDt]);
   },

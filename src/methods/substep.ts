@@ -4,7 +4,7 @@
  * (src/reference/substep.ts): it is pure bookkeeping over the caller's step, with no arithmetic
  * on the state, so the solver uses it as it is, after its own argument checks.
  */
-import { checkNumber, describe, type KernelHost } from '../core/contract.js';
+import { checkNumber, describe, MAX_SUBSTEPS, type KernelHost } from '../core/contract.js';
 import { substepMaxDt, substepUniform } from '../reference/substep.js';
 
 /**
@@ -24,7 +24,8 @@ export interface SubstepOptions {
 export interface SubstepMethods {
   /**
    * Advances by dt (s, ≥ 0) by calling `step(h)` with substeps h ≤ maxDt (up to 1e-9·maxDt)
-   * that add up to dt; dt = 0 calls nothing. Returns the number of calls.
+   * that add up to dt; dt = 0 calls nothing. Returns the number of calls. dt/maxDt must be at
+   * most 999,999 (a call takes at most a million substeps; a RangeError otherwise).
    */
   substep(dt: number, options: SubstepOptions, step: (h: number) => void): number;
 }
@@ -44,6 +45,13 @@ export const substepMethods: SubstepMethods & ThisType<KernelHost> = {
       throw new RangeError(`substep: options.mode is ${JSON.stringify(mode)}; it must be one of ${MODES.join(', ')}`);
     }
     if (typeof step !== 'function') throw new TypeError(`substep: step must be a function, got ${describe(step)}`);
+    // Both modes take about dt/maxDt steps (at most one more); an infinite quotient never ends.
+    if (!(dt / options.maxDt <= MAX_SUBSTEPS - 1)) {
+      throw new RangeError(
+        `substep: dt / options.maxDt is ${dt} / ${options.maxDt} = ${dt / options.maxDt}; it must be at most ${MAX_SUBSTEPS - 1} ` +
+          `(a call takes at most ${MAX_SUBSTEPS} substeps)`,
+      );
+    }
     return mode === 'uniform' ? substepUniform(dt, options.maxDt, step) : substepMaxDt(dt, options.maxDt, step);
   },
 };

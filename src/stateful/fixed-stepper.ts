@@ -5,7 +5,8 @@
  * FixedStepAccumulator (src/reference/substep.ts).
  */
 import { SolverBase, type Solver } from '../api/solver.js';
-import { checkNumber, describe } from '../core/validate.js';
+import { checkNumber, describe, isDetached } from '../core/validate.js';
+import { MAX_ALLOC_LENGTH, MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
 /** Advances the fixed state (pos, vel) in place by dt, e.g. with a solver method. */
@@ -19,7 +20,8 @@ export interface FixedStepperOptions {
   /**
    * Most fixed steps per `advance` (default 8). When a long frame needs more, the extra whole
    * steps are dropped (simulated time falls behind, see `droppedTime`); the fraction is kept, so
-   * the interpolation stays continuous. Infinity disables the cap.
+   * the interpolation stays continuous. Infinity disables the cap; then a frame needing more
+   * than a million steps throws a RangeError (every call finishes in bounded time).
    */
   maxUpdates?: number;
 }
@@ -67,7 +69,9 @@ export class FixedStepper {
     if (!(solver instanceof SolverBase)) throw new TypeError(`FixedStepper: solver must be a Solver, got ${describe(solver)}`);
     solver.checkLive('FixedStepper');
     checkNumber('FixedStepper', 'n', n, 'nonNegative');
-    if (!Number.isInteger(n)) throw new RangeError(`FixedStepper: n is ${n}; it must be a whole number`);
+    if (!Number.isInteger(n) || n > MAX_ALLOC_LENGTH) {
+      throw new RangeError(`FixedStepper: n is ${n}; it must be a whole number up to ${MAX_ALLOC_LENGTH} (the longest alloc)`);
+    }
     checkNumber('FixedStepper', 'fixedDt', fixedDt, 'positive');
     if (typeof step !== 'function') throw new TypeError(`FixedStepper: step must be a function, got ${describe(step)}`);
     if (typeof options !== 'object' || options === null) {
@@ -81,6 +85,8 @@ export class FixedStepper {
     for (const [name, array] of [['options.pos', pos], ['options.vel', vel]] as const) {
       if (array === undefined) continue;
       if (!(array instanceof Float32Array)) throw new TypeError(`FixedStepper: ${name} must be a Float32Array, got ${describe(array)}`);
+      if (isDetached(array)) throw new TypeError(`FixedStepper: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
+      solver.checkUsable('FixedStepper', name, array);
       if (array.length !== n) throw new RangeError(`FixedStepper: ${name} has length ${array.length}, expected ${n}`);
     }
     this.solver = solver;
@@ -134,6 +140,12 @@ export class FixedStepper {
     checkNumber('FixedStepper.advance', 'frameDt', frameDt, 'nonNegative');
     const { fixedDt, clock } = this;
     const slack = RELATIVE_SLACK * fixedDt;
+    if (this.maxUpdates > MAX_SUBSTEPS && !((clock[0] + frameDt + slack) / fixedDt < MAX_SUBSTEPS + 1)) {
+      throw new RangeError(
+        `FixedStepper.advance: frameDt is ${frameDt}, which needs ${Math.floor((clock[0] + frameDt + slack) / fixedDt)} fixed steps; ` +
+          `one call takes at most ${MAX_SUBSTEPS} (set options.maxUpdates to drop the excess instead)`,
+      );
+    }
     clock[0] += frameDt;
     let count = 0;
     while (clock[0] + slack >= fixedDt && count < this.maxUpdates) {
@@ -145,10 +157,16 @@ export class FixedStepper {
     }
     this.steps += count;
     if (clock[0] + slack >= fixedDt) {
-      // The cap was reached: drop the whole steps still due, keep the fraction.
+      // The cap was reached: drop the whole steps still due, keep the fraction; for a huge
+      // clock (1e300 s) by fmod, as clock − k·fixedDt would lose the fraction entirely.
       const k = Math.floor((clock[0] + slack) / fixedDt);
-      clock[0] -= k * fixedDt;
-      this.dropped += k * fixedDt;
+      let rest = clock[0] - k * fixedDt;
+      if (k > 2 ** 52) {
+        rest = clock[0] % fixedDt; // exact where k·fixedDt is not
+        if (rest + slack >= fixedDt) rest -= fixedDt;
+      }
+      this.dropped += k > 2 ** 52 ? clock[0] - rest : k * fixedDt;
+      clock[0] = rest;
     }
     const a = this.alpha;
     interpolate(this.pos, this.prevPos, this.currPos, a);

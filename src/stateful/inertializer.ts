@@ -12,6 +12,7 @@ import { SolverBase, type Solver } from '../api/solver.js';
 import { input as read, out as written, type Kernel } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
+import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { rootAnchorApply, rootAnchorTransition } from '../reference/root-anchor.js';
 import { inertializeUpdate } from '../reference/inertialize.js';
 import { quatInertializeUpdate } from '../reference/quat-spring.js';
@@ -56,6 +57,7 @@ interface NamedArray {
   name: string;
   array: Float32Array;
   output: boolean;
+  aliases?: readonly string[];
 }
 
 const POSE_UPDATE: Kernel = {
@@ -112,7 +114,14 @@ export class Inertializer {
     const { count, bones, halflife, rootBone } = options;
     this.count = checkCount(method, 'options.count', count);
     this.bones = checkCount(method, 'options.bones', bones);
+    if (4 * count * bones > MAX_ALLOC_LENGTH) {
+      throw new RangeError(
+        `${method}: options.count × options.bones is ${count} × ${bones}; it must be at most ${MAX_ALLOC_LENGTH / 4} ` +
+          '(the rotations, 4 floats a bone, must fit one alloc)',
+      );
+    }
     checkHalflife(method, 'options.halflife', halflife, bones);
+    if (typeof halflife !== 'number') solver.checkUsable(method, 'options.halflife', halflife);
     if (rootBone !== undefined) {
       checkNumber(method, 'options.rootBone', rootBone, 'nonNegative');
       if (!Number.isInteger(rootBone) || rootBone >= bones) {
@@ -200,7 +209,10 @@ export class Inertializer {
     const method = 'Inertializer.update';
     this.checkUsable(method);
     const arrays = [...this.poseArrays(method, 'input', input, false), ...this.poseArrays(method, 'output', output, true)];
-    if (halflife !== undefined) checkHalflife(method, 'halflife', halflife, this.bones);
+    if (halflife !== undefined) {
+      checkHalflife(method, 'halflife', halflife, this.bones);
+      if (typeof halflife !== 'number') this.solver.checkUsable(method, 'halflife', halflife);
+    }
     checkNumber(method, 'dt', dt, 'nonNegative');
     checkOverlap(method, [...arrays, ...this.stateArrays()]);
     let h = this.halflife;
@@ -266,12 +278,14 @@ export class Inertializer {
       const array = p[field];
       const label = `${name}.${field}`;
       if (!(array instanceof Float32Array)) throw new TypeError(`${method}: ${label} must be a Float32Array, got ${describe(array)}`);
+      this.solver.checkUsable(method, label, array);
       if (array.length !== width * n) {
         throw new RangeError(
           `${method}: ${label} has length ${array.length}, expected ${width * n} (${this.count} characters × ${this.bones} bones × ${width})`,
         );
       }
-      return { name: label, array, output };
+      // update's kernel reads a bone's input whole before writing its output: input.f may be output.f.
+      return { name: label, array, output, aliases: name === 'input' ? [`output.${field}`] : [] };
     });
   }
 

@@ -9,7 +9,9 @@ import { SolverBase, type Solver } from '../api/solver.js';
 import { input, out, type Kernel, type KernelName } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { SecondOrderDynamicsReference, type SecondOrderMethod } from '../reference/second-order.js';
-import { checkNumber, checkOverlap, describe } from '../core/validate.js';
+import { criticalTimestep, fzrToK } from '../plain/second-order-parameters.js';
+import { checkNumber, checkOverlap, describe, isDetached, show } from '../core/validate.js';
+import { MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
 export type { SecondOrderMethod } from '../reference/second-order.js';
@@ -60,6 +62,8 @@ export class SecondOrderDynamics {
    */
   private readonly planes: Float32Array[] | null;
   private prepared: { dt: number; method: SecondOrderMethod } | null = null;
+  /** The smallest critical timestep of any channel: 'euler-substep' takes ceil(dt/Tcrit) substeps. */
+  private readonly minTCrit: number;
   private readonly owned: OwnedArrays;
   private currentMethod: SecondOrderMethod;
   /** The JS backend's float64 stepper, created on its first update. */
@@ -78,10 +82,13 @@ export class SecondOrderDynamics {
     if (!(solver instanceof SolverBase)) throw new TypeError(`${where}: solver must be a Solver, got ${describe(solver)}`);
     solver.checkLive(where);
     if (!(x0 instanceof Float32Array)) throw new TypeError(`${where}: x0 must be a Float32Array, got ${describe(x0)}`);
+    checkArray(solver, where, 'x0', x0);
     const n = x0.length;
     checkFloat32Param(where, 'f', f, n, 'positive');
     checkFloat32Param(where, 'zeta', zeta, n, 'nonNegative');
     checkFloat32Param(where, 'r', r, n, 'finite');
+    for (const [name, p] of [['f', f], ['zeta', zeta], ['r', r]] as const) if (typeof p !== 'number') checkArray(solver, where, name, p as Float32Array);
+    this.minTCrit = minCriticalTimestep(f, zeta, n);
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${where}: options must be an object, got ${describe(options)}`);
     }
@@ -145,7 +152,15 @@ export class SecondOrderDynamics {
       { name: 'y', array: this.y, output: true },
       { name: 'yd', array: this.yd, output: true },
     ]);
+    checkArray(this.solver, where, 'x', x); // after the overlap check, which names both arrays
+    if (xd !== undefined) checkArray(this.solver, where, 'xd', xd);
     if (dt === 0) return this.y;
+    if (this.currentMethod === 'euler-substep' && !(dt / this.minTCrit <= MAX_SUBSTEPS)) {
+      throw new RangeError(
+        `${where}: dt is ${dt}, which needs ${Math.ceil(dt / this.minTCrit)} 'euler-substep' substeps (Tcrit = ${this.minTCrit} s); ` +
+          `it must need at most ${MAX_SUBSTEPS} (use method 'exact' for long steps)`,
+      );
+    }
     const operands = [input(x), input(xd ?? null), out(this.xPrev), out(this.y), out(this.yd)];
     const planes = this.planes ?? Array<null>(COEFFICIENT_PLANES).fill(null);
     for (const plane of planes) operands.push(plane ? out(plane) : input(null));
@@ -185,6 +200,23 @@ export class SecondOrderDynamics {
   }
 }
 
+/** Rejects a detached array, or one the solver freed, with a TypeError naming it. */
+function checkArray(solver: SolverBase, where: string, name: string, array: Float32Array): void {
+  if (isDetached(array)) throw new TypeError(`${where}: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
+  solver.checkUsable(where, name, array);
+}
+
+/** The smallest critical timestep over the channels (float32 parameters, as the kernels read them). */
+function minCriticalTimestep(f: Param, zeta: Param, n: number): number {
+  const at = (p: Param, i: number) => Math.fround(typeof p === 'number' ? p : p[i]);
+  let min = Infinity;
+  for (let i = 0; i < (typeof f === 'number' && typeof zeta === 'number' ? Math.min(n, 1) : n); i++) {
+    const { k1, k2 } = fzrToK(at(f, i), at(zeta, i), 0);
+    min = Math.min(min, criticalTimestep(k1, k2));
+  }
+  return min;
+}
+
 function checkMethod(where: string, name: string, value: unknown): SecondOrderMethod {
   if (typeof value !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${describe(value)}`);
   if (!Object.hasOwn(WASM_KERNELS, value)) {
@@ -199,10 +231,10 @@ function checkMethod(where: string, name: string, value: unknown): SecondOrderMe
  * f = 1e-50 (0 in float32) is rejected.
  */
 function checkFloat32Param(where: string, name: string, value: unknown, n: number, rule: 'positive' | 'nonNegative' | 'finite'): void {
-  const text = rule === 'finite' ? 'finite' : rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0';
-  const ok = (v: number) => Number.isFinite(v) && (rule === 'finite' || (rule === 'positive' ? v > 0 : v >= 0));
+  const text = rule === 'finite' ? 'finite' : rule === 'positive' ? 'finite and > 0' : 'finite and ≥ 0 (+0, not −0)';
+  const ok = (v: number) => Number.isFinite(v) && (rule === 'finite' || (rule === 'positive' ? v > 0 : v > 0 || Object.is(v, 0))); // −0 rejected as in validate.ts
   if (typeof value === 'number') {
-    if (!ok(value)) throw new RangeError(`${where}: ${name} is ${value}; it must be ${text}`);
+    if (!ok(value)) throw new RangeError(`${where}: ${name} is ${show(value)}; it must be ${text}`);
     const rounded = Math.fround(value);
     if (!ok(rounded)) throw new RangeError(`${where}: ${name} is ${value}, ${rounded} in float32; it must be ${text}`);
     return;
@@ -210,5 +242,5 @@ function checkFloat32Param(where: string, name: string, value: unknown, n: numbe
   if (!(value instanceof Float32Array)) throw new TypeError(`${where}: ${name} must be a number or a Float32Array, got ${describe(value)}`);
   if (value.length !== n) throw new RangeError(`${where}: ${name} has length ${value.length}, expected ${n} (one value per channel)`);
   const bad = value.findIndex((v) => !ok(v));
-  if (bad >= 0) throw new RangeError(`${where}: ${name}[${bad}] is ${value[bad]}; it must be ${text}`);
+  if (bad >= 0) throw new RangeError(`${where}: ${name}[${bad}] is ${show(value[bad])}; it must be ${text}`);
 }

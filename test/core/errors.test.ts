@@ -94,13 +94,15 @@ function errorCases(fn: FnInfo): ErrorCase[] {
   }
   for (const name of fn.params) {
     // Bad numbers.
-    const bad: number[] = [NaN, -1, Infinity, -Infinity, ...(name === 'dampingRatio' ? [0, -0] : [])];
+    // −0 for every parameter: 4·ln2/−0 = −∞ (issue 11); messages print it as "-0".
+    const bad: number[] = [NaN, -1, Infinity, -Infinity, -0, ...(name === 'dampingRatio' ? [0] : [])];
     for (const value of bad) {
+      const shown = Object.is(value, -0) ? '-0' : String(value);
       cases.push({
-        label: `${name} = ${value}`,
+        label: `${name} = ${shown}`,
         apply: (a) => (a[name] = value),
         type: RangeError,
-        message: new RegExp(`^${name} is ${escapeRegExp(String(value))}; it must be finite and ${name === 'dampingRatio' ? '>' : '≥'} 0`),
+        message: new RegExp(`^${name} is ${escapeRegExp(shown)}; it must be finite and ${name === 'dampingRatio' ? '>' : '≥'} 0`),
       });
     }
     // A bad element of a per-element array, plain or from alloc (the wasm backends scan their

@@ -12,6 +12,8 @@ interface Block {
 export class Allocator {
   private free: Block[]; // sorted by start, never adjacent
   private live = new Map<number, { bytes: number; length: number }>();
+  /** The starts of the live blocks, sorted (for {@link Allocator.inLiveBlock}). */
+  private starts: number[] = [];
 
   constructor(
     readonly start: number,
@@ -30,7 +32,28 @@ export class Allocator {
     if (block.bytes === bytes) this.free.splice(index, 1);
     else this.free[index] = { start: start + bytes, bytes: block.bytes - bytes };
     this.live.set(start, { bytes, length });
+    this.starts.splice(this.firstStartAbove(start), 0, start);
     return start;
+  }
+
+  /** True when bytes [start, start + bytes) lie inside the floats of one live block. */
+  inLiveBlock(start: number, bytes: number): boolean {
+    const index = this.firstStartAbove(start) - 1;
+    if (index < 0) return false;
+    const blockStart = this.starts[index];
+    return start + bytes <= blockStart + 4 * this.live.get(blockStart)!.length;
+  }
+
+  /** Index of the first live start above `start` (binary search). */
+  private firstStartAbove(start: number): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid] <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** True when (start, length) is exactly a block handed out by allocate and not yet released. */
@@ -42,6 +65,7 @@ export class Allocator {
     const block = this.live.get(start);
     if (!block) throw new Error(`internal: no live block at ${start}`);
     this.live.delete(start);
+    this.starts.splice(this.firstStartAbove(start) - 1, 1);
     let index = this.free.findIndex((b) => b.start > start);
     if (index < 0) index = this.free.length;
     this.free.splice(index, 0, { start, bytes: block.bytes });

@@ -39,6 +39,9 @@ export class WasmSolver extends SolverBase {
   private kernels: KernelExports;
   /** alloc(0) views, which occupy no block. */
   private readonly empty = new WeakSet<Float32Array>();
+  /** The arrays alloc() handed out and free() has not taken back, and those it has (by identity). */
+  private readonly live = new WeakSet<Float32Array>();
+  private readonly freed = new WeakSet<Float32Array>();
 
   constructor(
     readonly backend: 'simd' | 'wasm',
@@ -64,6 +67,7 @@ export class WasmSolver extends SolverBase {
     if (length === 0) {
       const array = new Float32Array(this.memory.buffer, ARENA, 0);
       this.empty.add(array);
+      this.live.add(array);
       return array;
     }
     const start = this.allocator.allocate(length);
@@ -76,17 +80,29 @@ export class WasmSolver extends SolverBase {
     }
     const array = new Float32Array(this.memory.buffer, start, length);
     array.fill(0);
+    this.live.add(array);
     return array;
   }
 
   free(array: Float32Array): void {
     this.checkLive('free');
     if (!(array instanceof Float32Array)) throw new TypeError(`free: array must be a Float32Array, got ${describe(array)}`);
+    // By identity: a freed array whose block a later alloc reused must not free that new array.
+    if (this.freed.has(array)) throw new TypeError('free: array was already freed');
+    if (!this.live.has(array)) throw new TypeError('free: array was not allocated by this solver (nor is it a view made by alloc), or was already freed');
+    this.live.delete(array);
+    this.freed.add(array);
     if (this.empty.delete(array)) return;
-    if (!this.owns(array) || !this.allocator.owns(array.byteOffset, array.length)) {
-      throw new TypeError('free: array was not allocated by this solver, or was already freed');
-    }
     this.allocator.release(array.byteOffset);
+  }
+
+  checkUsable(method: string, name: string, array: Float32Array): void {
+    if (array.buffer !== this.memory.buffer || this.live.has(array)) return; // the common cases: plain, or from alloc
+    if (this.freed.has(array)) throw new TypeError(`${method}: ${name} was freed (solver.free); it must not be used afterwards`);
+    // A view the caller made of solver memory (subarray, new Float32Array(buffer, …)): inside one live array.
+    if (array.length > 0 && !this.allocator.inLiveBlock(array.byteOffset, array.byteLength)) {
+      throw new TypeError(`${method}: ${name} is a view of the solver's memory outside every live alloc() array (freed, or never allocated)`);
+    }
   }
 
   override dispose(): void {
