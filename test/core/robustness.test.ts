@@ -105,9 +105,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       const [outX, outV, offX, offV, , inV] = arrays();
       rejects(() => s.inertializeUpdate(outX, outV, offX, offV, offX, inV, 0.1, 0.1), RangeError, /^inertializeUpdate: offX and inX overlap in memory; inX may only be the very same array as outX or outV/);
       rejects(() => s.inertializeUpdate(outX, outV, offX, offV, outV, outX, 0.1, 0.1), RangeError, /^inertializeUpdate: outX and inV overlap/);
-      const [ox, ov, sx, sv, dx, dv] = arrays();
+      const [ox, ov, sx, , dx, dv] = arrays();
       rejects(() => s.inertializeTransition(ox, ov, sx, ox, dx, dv), RangeError, /^inertializeTransition: offX and srcV overlap/);
-      const [q, w, oq, ow, iq, iw] = [4, 3, 4, 3, 4, 3].map((width) => new Float32Array(n * width).fill(0.5));
+      const [q, w, oq, ow, , iw] = [4, 3, 4, 3, 4, 3].map((width) => new Float32Array(n * width).fill(0.5));
       rejects(() => s.quatInertializeUpdate(q, w, oq, ow, oq, iw, 0.1, 0.1), RangeError, /^quatInertializeUpdate: offQ and inQ overlap/);
       const [ex, ev, et, srcX] = arrays();
       rejects(() => s.deadBlendingTransition(ex, ev, et, srcX, ex), RangeError, /^deadBlendingTransition: extX and srcV overlap/);

@@ -81,7 +81,8 @@ describe('timedSpringDamper, velocitySpringDamper: dt or t_goal_future beyond fl
     for (let i = 0; i < N; i++) {
       const s = [new Float64Array([x[i]]), new Float64Array([v[i]]), new Float64Array([xi[i]])] as const;
       // The float64 reference runs on Float64Arrays here, to keep its result unrounded.
-      reference[method](...(s as unknown as [Float32Array, Float32Array, Float32Array]), new Float64Array([g[i]]) as unknown as Float32Array, at(p, i), at(h, i), dt, at(apprehension, i));
+      const step = method === 'timedSpringDamper' ? reference.timedSpringDamper : reference.velocitySpringDamper;
+      step(...(s as unknown as [Float32Array, Float32Array, Float32Array]), new Float64Array([g[i]]) as unknown as Float32Array, at(p, i), at(h, i), dt, at(apprehension, i));
       for (let k = 0; k < 3; k++) want[k][i] = s[k][0];
     }
     solver[method](x, v, xi, g, p, h, dt, apprehension);

@@ -15,8 +15,6 @@ export const SEED = Number(env.FUZZ_SEED ?? env.VITE_FUZZ_SEED ?? 20250611);
 /** The hang detector: every call must return within this (a generous bound, not a benchmark). */
 export const CALL_MS = 1000;
 
-const FLT_MAX = Math.fround(3.4028234663852886e38);
-const FLT_TRUE_MIN = 1.401298464324817e-45;
 
 /**
  * State floats: moderate ones mostly, and any up to ±STATE_MAX (subnormals and ±0 included). The
