@@ -84,3 +84,4 @@ async function createWasmSolver(backend: 'simd' | 'wasm', memoryBytes: number, s
   const memory = createMemory(memoryBytes);
   return new WasmSolver(backend, await instantiateBuild(module, memory), memory);
 }
+export { springStrided, type Strided, type StridedItems, type StridedSpringParams } from './strided.js';

@@ -16,3 +16,4 @@ export { quatSimpleSpringDamper, quatDecaySpringDamper, quatDamper, quatInertial
 export { quatMul, quatInv, quatAbs, quatNormalize, quatRotate, quatToScaledAngleAxis, quatFromScaledAngleAxis, quatSlerp } from './quat-batch.js';
 export { vec3DecaySpringDamper, inertializeTransition as vec3InertializeTransition, inertializeUpdate as vec3InertializeUpdate } from './inertialize.js';
 export { rootAnchorApply, rootAnchorTransition, heading } from './root-anchor.js';
+export { springStrided, type StridedOperand } from './strided-spring.js';

@@ -102,4 +102,9 @@ export interface KernelExports {
   probeAtan2F32(y: number, x: number, output: number, n: number): void;
   probeExpF32(u: number, output: number, n: number): void;
   probeSinCosF32(r: number, sinOverXOutput: number, cosOutput: number, n: number): void;
+  // Strided springs (assembly/strided-spring.ts): pointers at item 0, strides in floats, uniform parameters
+  springStrided(
+    x: number, xStride: number, v: number, vStride: number, g: number, gStride: number, q: number, qStride: number,
+    n: number, width: number, mode: number, p0: number, p1: number, dt: number,
+  ): void;
 }

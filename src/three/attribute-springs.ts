@@ -1,0 +1,77 @@
+/**
+ * A BufferAttribute (plain or interleaved) whose items spring toward goals, in place: the
+ * attribute's array must be a Float32Array from `solver.alloc` on the wasm backends (any
+ * Float32Array on the JS backend), e.g. `new BufferAttribute(solver.alloc(count * 3), 3)` or an
+ * InterleavedBuffer over such an array. Each update runs springStrided over (offset, stride, itemSize).
+ */
+import type { BufferAttribute, InterleavedBufferAttribute } from 'three';
+import type { Solver } from '../solver.js';
+import { describe } from '../validate.js';
+import { springStrided, type Strided } from '../strided.js';
+
+export interface AttributeSpringsOptions {
+  /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
+  halflife?: number;
+}
+
+export class AttributeSprings {
+  /** Goal items, itemSize floats each, packed; initially the attribute's current values. */
+  readonly goals: Float32Array;
+  /** Velocities, itemSize floats per item, packed. */
+  readonly velocities: Float32Array;
+  halflife: number;
+  private readonly x: Strided;
+  private readonly width: number;
+  private readonly count: number;
+  private disposed = false;
+
+  constructor(
+    private readonly solver: Solver,
+    readonly attribute: BufferAttribute | InterleavedBufferAttribute,
+    options: AttributeSpringsOptions = {},
+  ) {
+    const method = 'AttributeSprings';
+    if (typeof attribute !== 'object' || attribute === null) throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
+    const interleaved = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute === true;
+    const array = interleaved ? (attribute as InterleavedBufferAttribute).data.array : (attribute as BufferAttribute).array;
+    if (!(array instanceof Float32Array)) throw new TypeError(`${method}: the attribute's array must be a Float32Array, got ${describe(array)}`);
+    if (attribute.normalized) throw new TypeError(`${method}: a normalized attribute cannot be sprung (its floats are not the values)`);
+    this.width = attribute.itemSize;
+    this.count = attribute.count;
+    this.x = interleaved
+      ? { array, offset: (attribute as InterleavedBufferAttribute).offset, stride: (attribute as InterleavedBufferAttribute).data.stride }
+      : { array, offset: 0, stride: this.width };
+    this.halflife = options.halflife ?? 0.25;
+    this.goals = solver.alloc(this.count * this.width);
+    this.velocities = solver.alloc(this.count * this.width);
+    for (let i = 0; i < this.count; i++) {
+      for (let c = 0; c < this.width; c++) this.goals[i * this.width + c] = array[this.x.offset! + i * this.x.stride! + c];
+    }
+    try {
+      this.update(0); // checks the attribute's array is usable by this solver
+    } catch (error) {
+      this.dispose();
+      throw error;
+    }
+  }
+
+  /** Steps every item by dt (s) toward its goal; marks the attribute for upload. */
+  update(dt: number): void {
+    if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
+    springStrided(this.solver, {
+      x: this.x, v: { array: this.velocities }, g: { array: this.goals }, width: this.width, count: this.count,
+    }, { halflife: this.halflife }, dt);
+    const a = this.attribute as BufferAttribute & InterleavedBufferAttribute;
+    if (a.isInterleavedBufferAttribute) a.data.needsUpdate = true;
+    else a.needsUpdate = true;
+  }
+
+  /** Frees the goals and velocities (the attribute's array stays the caller's). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
+    this.solver.free(this.goals);
+    this.solver.free(this.velocities);
+  }
+}
