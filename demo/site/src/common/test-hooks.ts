@@ -31,8 +31,17 @@ export interface SkeletonDemoHook {
   offsetRotation(): number;
 }
 
+export interface ThreeDemoHook {
+  frames: number;
+  crowdCount(): number;
+  /** The backend the crowd runs on. */
+  backend(): string;
+  cameraPosition(): number[];
+}
+
 declare global {
   interface Window {
+    threeDemo?: ThreeDemoHook;
     springsDemo?: SpringsDemoHook;
     benchDemo?: BenchDemoHook;
     skeletonDemo?: SkeletonDemoHook;
