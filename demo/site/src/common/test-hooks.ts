@@ -16,7 +16,12 @@ export interface SpringsDemoHook {
 export interface BenchResult {
   backend: string;
   n: number;
+  /** The median of the runs. */
   nsPerElement: number;
+  min: number;
+  max: number;
+  /** Each run's median ns per element. */
+  runs: number[];
 }
 
 export interface BenchDemoHook {

@@ -66,14 +66,14 @@ export class CrowdSection {
     this.placeGoals(spots, count);
     spots.matrices.set(spotMatrices(spots.goals));
     const perCharacter = this.clip.bones + this.clip.endSiteParents.length;
-    const joints = new InstancedMesh(new OctahedronGeometry(0.045), new MeshLambertMaterial({ color: 0x2563eb }), count * perCharacter);
+    const joints = new InstancedMesh(new OctahedronGeometry(0.06), new MeshLambertMaterial({ color: 0x2563eb }), count * perCharacter);
     joints.frustumCulled = false;
     discs.frustumCulled = false;
     group.add(discs, joints);
     this.scene.add(group);
     const side = Math.sqrt(count) * SPACING;
-    this.camera.position.set(0, side * 0.55 + 3, side * 0.9 + 6);
-    this.camera.lookAt(0, 0, side * 0.1);
+    this.camera.position.set(0, side * 0.22 + 2.5, side * 0.5 + 5);
+    this.camera.lookAt(0, 0.5, side * 0.12);
     this.state = { solver, crowd, inertializer, output, spots, joints, group };
     return solver.backend;
   }
