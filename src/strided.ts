@@ -53,15 +53,41 @@ const memoryBuffers = new WeakMap<Solver, ArrayBufferLike>();
  * slots of the same stride (interleaved), or in disjoint ranges.
  */
 export function springStrided(solver: Solver, items: StridedItems, params: StridedSpringParams, dt: number): void {
+  checkSolver(solver);
+  const [mode, p0, p1] = springParams(params);
+  checkNumber(METHOD, 'dt', dt, 'nonNegative');
+  prepared(solver, items)(mode, p0, p1, dt);
+}
+
+/**
+ * The layout checked once, for a loop that springs the same items every frame (InstancedSprings,
+ * AttributeSprings): the returned function checks only the solver's life, the parameters and dt.
+ * The arrays must stay allocated meanwhile (solver memory never moves, so pointers stay valid).
+ * @internal
+ */
+export function prepareSpringStrided(solver: Solver, items: StridedItems): (params: StridedSpringParams, dt: number) => void {
+  checkSolver(solver);
+  const run = prepared(solver, items);
+  return (params, dt) => {
+    (solver as unknown as SolverBase).checkLive(METHOD);
+    const [mode, p0, p1] = springParams(params);
+    checkNumber(METHOD, 'dt', dt, 'nonNegative');
+    run(mode, p0, p1, dt);
+  };
+}
+
+function checkSolver(solver: Solver): void {
   const base = solver as unknown as SolverBase;
   if (typeof base?.checkLive !== 'function') throw new TypeError(`${METHOD}: solver must be a Solver, got ${describe(solver)}`);
   base.checkLive(METHOD);
+}
+
+/** Checks the items; returns the kernel call on them (parameters already checked). */
+function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: number, p1: number, dt: number) => void {
   if (typeof items !== 'object' || items === null) throw new TypeError(`${METHOD}: items must be an object, got ${describe(items)}`);
   const { width, count } = items;
   checkWhole('width', width, 1);
   checkWhole('count', count, 0);
-  const [mode, p0, p1] = springParams(params);
-  checkNumber(METHOD, 'dt', dt, 'nonNegative');
   const x = operand('x', items.x, width, count);
   const v = operand('v', items.v, width, count);
   const g = items.g == null ? null : operand('g', items.g, width, count);
@@ -70,10 +96,7 @@ export function springStrided(solver: Solver, items: StridedItems, params: Strid
   if (g) named.push(['g', g, false]);
   if (q) named.push(['q', q, false]);
   checkStridedOverlap(named, width, count);
-  if (solver.backend === 'js') {
-    referenceStrided(mode, x, v, g, q, count, width, p0, p1, dt);
-    return;
-  }
+  if (solver.backend === 'js') return (mode, p0, p1, dt) => referenceStrided(mode, x, v, g, q, count, width, p0, p1, dt);
   let buffer = memoryBuffers.get(solver);
   if (buffer === undefined) {
     buffer = solver.alloc(0).buffer;
@@ -85,10 +108,10 @@ export function springStrided(solver: Solver, items: StridedItems, params: Strid
     }
   }
   const pointer = (o: StridedOperand | null) => (o ? o.array.byteOffset + o.offset * 4 : 0);
-  (solver as unknown as WasmSolver).rawKernels.springStrided(
-    pointer(x), x.stride, pointer(v), v.stride, pointer(g), g?.stride ?? 0, pointer(q), q?.stride ?? 0,
-    count, width, mode, p0, p1, dt,
-  );
+  const [px, pv, pg, pq] = [pointer(x), pointer(v), pointer(g), pointer(q)];
+  const [gs, qs] = [g?.stride ?? 0, q?.stride ?? 0];
+  const kernels = (solver as unknown as WasmSolver).rawKernels;
+  return (mode, p0, p1, dt) => kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt);
 }
 
 function checkWhole(name: string, value: unknown, min: number): void {

@@ -37,7 +37,7 @@ afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
-async function open(path: string, viewport = { width: 1200, height: 900 }): Promise<WatchedPage> {
+async function open(path: string, viewport = { width: 900, height: 700 }): Promise<WatchedPage> {
   const watched = await openWatchedPage(browser, viewport);
   await watched.page.goto(`${server.url}${path}`);
   await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
@@ -77,7 +77,6 @@ describe('3D page', () => {
     await page.click('#jump');
     const frames = await page.evaluate(() => window.threeDemo!.frames);
     await page.waitForFunction((f) => window.threeDemo!.frames > f + 3, frames, { timeout: 10_000 });
-    await page.screenshot({ path: fileURLToPath(new URL('../test-results/three.png', import.meta.url)), fullPage: true });
     await page.context().close();
     expect(errors).toEqual([]);
   }, 120_000);

@@ -7,7 +7,7 @@
 import type { BufferAttribute, InterleavedBufferAttribute } from 'three';
 import type { Solver } from '../solver.js';
 import { describe } from '../validate.js';
-import { springStrided, type Strided } from '../strided.js';
+import { prepareSpringStrided, type StridedSpringParams } from '../strided.js';
 
 export interface AttributeSpringsOptions {
   /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
@@ -20,9 +20,7 @@ export class AttributeSprings {
   /** Velocities, itemSize floats per item, packed. */
   readonly velocities: Float32Array;
   halflife: number;
-  private readonly x: Strided;
-  private readonly width: number;
-  private readonly count: number;
+  private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
   private disposed = false;
 
   constructor(
@@ -36,19 +34,20 @@ export class AttributeSprings {
     const array = interleaved ? (attribute as InterleavedBufferAttribute).data.array : (attribute as BufferAttribute).array;
     if (!(array instanceof Float32Array)) throw new TypeError(`${method}: the attribute's array must be a Float32Array, got ${describe(array)}`);
     if (attribute.normalized) throw new TypeError(`${method}: a normalized attribute cannot be sprung (its floats are not the values)`);
-    this.width = attribute.itemSize;
-    this.count = attribute.count;
-    this.x = interleaved
+    const width = attribute.itemSize;
+    const count = attribute.count;
+    const x = interleaved
       ? { array, offset: (attribute as InterleavedBufferAttribute).offset, stride: (attribute as InterleavedBufferAttribute).data.stride }
-      : { array, offset: 0, stride: this.width };
+      : { array, offset: 0, stride: width };
     this.halflife = options.halflife ?? 0.25;
-    this.goals = solver.alloc(this.count * this.width);
-    this.velocities = solver.alloc(this.count * this.width);
-    for (let i = 0; i < this.count; i++) {
-      for (let c = 0; c < this.width; c++) this.goals[i * this.width + c] = array[this.x.offset! + i * this.x.stride! + c];
+    this.goals = solver.alloc(count * width);
+    this.velocities = solver.alloc(count * width);
+    for (let i = 0; i < count; i++) {
+      for (let c = 0; c < width; c++) this.goals[i * width + c] = array[x.offset + i * x.stride + c];
     }
     try {
-      this.update(0); // checks the attribute's array is usable by this solver
+      // Checks the layout once, and that the attribute's array is usable by this solver.
+      this.step = prepareSpringStrided(solver, { x, v: { array: this.velocities }, g: { array: this.goals }, width, count });
     } catch (error) {
       this.dispose();
       throw error;
@@ -58,9 +57,7 @@ export class AttributeSprings {
   /** Steps every item by dt (s) toward its goal; marks the attribute for upload. */
   update(dt: number): void {
     if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
-    springStrided(this.solver, {
-      x: this.x, v: { array: this.velocities }, g: { array: this.goals }, width: this.width, count: this.count,
-    }, { halflife: this.halflife }, dt);
+    this.step!({ halflife: this.halflife }, dt);
     const a = this.attribute as BufferAttribute & InterleavedBufferAttribute;
     if (a.isInterleavedBufferAttribute) a.data.needsUpdate = true;
     else a.needsUpdate = true;

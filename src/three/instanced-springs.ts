@@ -6,7 +6,7 @@
 import { InstancedBufferAttribute, type InstancedMesh } from 'three';
 import type { Solver } from '../solver.js';
 import { describe } from '../validate.js';
-import { springStrided } from '../strided.js';
+import { prepareSpringStrided, type StridedSpringParams } from '../strided.js';
 
 export interface InstancedSpringsOptions {
   /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
@@ -26,6 +26,7 @@ export class InstancedSprings {
   /** Seconds; may be changed between updates. */
   halflife: number;
   private disposed = false;
+  private readonly step: (params: StridedSpringParams, dt: number) => void;
 
   /**
    * Moves `mesh`'s instance matrices into solver memory (their values are kept) and replaces
@@ -48,18 +49,15 @@ export class InstancedSprings {
     const attribute = new InstancedBufferAttribute(this.matrices, MATRIX);
     attribute.setUsage(mesh.instanceMatrix.usage);
     mesh.instanceMatrix = attribute;
+    this.step = prepareSpringStrided(solver, {
+      x: { array: this.matrices, offset: TRANSLATION, stride: MATRIX }, v: { array: this.velocities }, g: { array: this.goals }, width: 3, count,
+    });
   }
 
   /** Steps every translation by dt (s) toward its goal; marks the matrices for upload. */
   update(dt: number): void {
     if (this.disposed) throw new TypeError('InstancedSprings.update: disposed');
-    springStrided(this.solver, {
-      x: { array: this.matrices, offset: TRANSLATION, stride: MATRIX },
-      v: { array: this.velocities },
-      g: { array: this.goals },
-      width: 3,
-      count: this.mesh.count,
-    }, { halflife: this.halflife }, dt);
+    this.step({ halflife: this.halflife }, dt);
     this.mesh.instanceMatrix.needsUpdate = true;
   }
 

@@ -68,6 +68,12 @@ async function main(): Promise<void> {
 
   const hook: ThreeDemoHook = { frames: 0, crowdCount: () => count, backend: () => running, cameraPosition: () => camera.camera.position.toArray() };
   window.threeDemo = hook;
+  // A section off screen is not stepped or drawn (two WebGL canvases cost twice the frame time).
+  const visible = new Map<Element, boolean>();
+  const observer = new IntersectionObserver((entries) => entries.forEach((e) => visible.set(e.target, e.isIntersecting)));
+  const crowdCanvas = document.getElementById('crowd-canvas')!, cameraCanvas = document.getElementById('camera-canvas')!;
+  observer.observe(crowdCanvas);
+  observer.observe(cameraCanvas);
   const crowdStats = document.getElementById('crowd-stats')!;
   const cameraStats = document.getElementById('camera-stats')!;
   let last = performance.now();
@@ -75,7 +81,7 @@ async function main(): Promise<void> {
     const dt = Math.min(MAX_FRAME, Math.max(0, now - last) / 1000);
     last = now;
     try {
-      if (!rebuilding) {
+      if (!rebuilding && visible.get(crowdCanvas) !== false) {
         crowd.frame(dt, jumpRequested);
         jumpRequested = false;
         const t = crowd.timings;
@@ -86,7 +92,7 @@ async function main(): Promise<void> {
           `inertialize ${ms(t.inertialize)}, spot springs ${ms(t.springs)}, joints (forward kinematics) ${ms(t.joints)}, render ${ms(t.render)}` +
           ` · solver work: ${Object.entries(perBackend).map(([b, v]) => `${b} ${ms(v)}`).join(', ')}`;
       }
-      camera.frame(dt);
+      if (visible.get(cameraCanvas) !== false) camera.frame(dt);
       const p = camera.camera.position;
       cameraStats.textContent = `camera (${p.x.toFixed(2)}, ${p.y.toFixed(2)}, ${p.z.toFixed(2)}) → goal (${camera.goal.x.toFixed(2)}, ${camera.goal.z.toFixed(2)})`;
       hook.frames++;
