@@ -4,7 +4,7 @@
 //
 //   node bench/run.js              full run (~5½ min), writes bench/results/latest.json
 //   node bench/run.js --quick      core kernels at N = 4096 and 65536 (~10 s)
-//   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics; comma-separated)
+//   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics, three; comma-separated)
 //   node bench/run.js --filter critical    only kernels whose name contains "critical"
 //   node bench/run.js --n 65536    only these N (comma-separated)
 //

@@ -104,6 +104,40 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     });
   }
 
+  it('match the packed methods with strided goals (g and q interleaved, v stride 5)', () => {
+    const rng = mulberry32(11);
+    for (const count of [3, 4, 9, 130]) {
+      const n = count * 3;
+      const px = solver.alloc(n), pv = solver.alloc(n), pg = solver.alloc(n), pq = solver.alloc(n);
+      for (let i = 0; i < n; i++) { px[i] = uniform(rng, -10, 10); pv[i] = uniform(rng, -20, 20); pg[i] = uniform(rng, -10, 10); pq[i] = uniform(rng, -20, 20); }
+      const x0 = px.slice(), v0 = pv.slice();
+      const xs = solver.alloc(count * 16).fill(SENTINEL), vs = solver.alloc(count * 5).fill(SENTINEL), gq = solver.alloc(count * 8).fill(SENTINEL);
+      for (let i = 0; i < count; i++) {
+        xs.set(px.subarray(i * 3, i * 3 + 3), i * 16 + 12);
+        vs.set(pv.subarray(i * 3, i * 3 + 3), i * 5 + 1);
+        gq.set(pg.subarray(i * 3, i * 3 + 3), i * 8);
+        gq.set(pq.subarray(i * 3, i * 3 + 3), i * 8 + 4);
+      }
+      solver.springDamper(px, pv, pg, pq, 1.5, 0.3, DT);
+      springStrided(solver, {
+        x: { array: xs, offset: 12, stride: 16 }, v: { array: vs, offset: 1, stride: 5 },
+        g: { array: gq, stride: 8 }, q: { array: gq, offset: 4, stride: 8 }, width: 3, count,
+      }, { frequency: 1.5, halflife: 0.3 }, DT);
+      const m = springTransition(...stiffnessAndDamping(SpringMode.FrequencyHalflife, 1.5, 0.3), DT);
+      for (let k = 0; k < n; k++) {
+        const i = Math.floor(k / 3), c = k % 3;
+        const g = Math.abs(pg[k]), q = Math.abs(pq[k]), y = Math.abs(x0[k]) + g, vv = Math.abs(v0[k]);
+        const tolX = backend === 'simd' ? 8 * U32 * (g + Math.abs(m.xx) * y + Math.abs(m.xv) * vv + Math.abs(m.xq) * q) : 0;
+        const tolV = backend === 'simd' ? 8 * U32 * (Math.abs(m.vx) * y + Math.abs(m.vv) * vv + Math.abs(m.vq) * q) : 0;
+        expect(Math.abs(xs[i * 16 + 12 + c] - px[k]), `x count ${count} item ${i}.${c}`).toBeLessThanOrEqual(tolX);
+        expect(Math.abs(vs[i * 5 + 1 + c] - pv[k]), `v count ${count} item ${i}.${c}`).toBeLessThanOrEqual(tolV);
+      }
+      for (let j = 0; j < xs.length; j++) if (j % 16 < 12 || j % 16 === 15) expect(xs[j]).toBe(SENTINEL);
+      for (let j = 0; j < vs.length; j++) if (j % 5 === 0 || j % 5 === 4) expect(vs[j]).toBe(SENTINEL);
+      for (const a of [px, pv, pg, pq, xs, vs, gq]) solver.free(a);
+    }
+  });
+
   it('rejects bad arguments and writes nothing', () => {
     const x = solver.alloc(32).fill(1), v = solver.alloc(6), g = solver.alloc(6);
     const before = x.slice();

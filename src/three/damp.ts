@@ -14,7 +14,9 @@
  * arrival the leader moves linearly, so with y = x − leader the spring is the homogeneous
  * y'' = −s·y − d·y', stepped exactly; a step that contains the arrival is split at the arrival
  * time. So it stays exact under dt splitting. The value's own speed settles at maxSpeed; from
- * rest it overshoots it by at most e⁻² ≈ 13.5 % (critical response to a ramp).
+ * rest it overshoots it by at most e⁻² ≈ 13.5 % (critical response to a ramp). When the leader
+ * stops on the target the value, still moving at about maxSpeed, passes it by a little (about
+ * maxSpeed·halflife·0.1) before settling.
  */
 import type { Euler, Quaternion, Vector3 } from 'three';
 import { SpringMode } from '../types.js';
