@@ -24,6 +24,7 @@ export class CrowdSection {
   private readonly camera = new PerspectiveCamera(40, 2, 0.1, 500);
   private readonly world: ReturnType<typeof createWorldPose>;
   private readonly scale: number;
+  private readonly bottom: number;
   private state: {
     solver: Solver; crowd: Crowd; inertializer: Inertializer; output: Pose;
     spots: InstancedSprings; joints: InstancedMesh; group: Group;
@@ -42,11 +43,15 @@ export class CrowdSection {
     ground.rotation.x = -Math.PI / 2;
     this.scene.add(ground);
     this.world = createWorldPose(clip);
-    // The clip's units (cm) to metres, from the character's height in its first frame.
+    // The clip's units (cm) to metres, from the character's extent in its first frame (the root,
+    // at the hips, is at height 0 in the capture: the feet are lifted onto the ground).
     forwardKinematics(clip, clip.rotations, clip.positions, 0, 0, 0, this.world);
-    let top = 0;
-    for (let i = 1; i < this.world.endSites.length; i += 3) top = Math.max(top, this.world.endSites[i]!);
-    this.scale = 1.75 / top;
+    let [bottom, top] = [Infinity, -Infinity];
+    for (const array of [this.world.bones, this.world.endSites]) {
+      for (let i = 1; i < array.length; i += 3) [bottom, top] = [Math.min(bottom, array[i]!), Math.max(top, array[i]!)];
+    }
+    this.scale = 1.75 / (top - bottom);
+    this.bottom = bottom;
   }
 
   /** Builds the crowd on a new solver of `backend` with `count` characters. */
@@ -152,13 +157,14 @@ export class CrowdSection {
     const k = this.scale;
     for (let c = 0; c < count; c++) {
       forwardKinematics(this.clip, pose.rotations, pose.positions, c * bones, 0, 0, this.world);
-      const ox = spots[c * 16 + 12]!, oz = spots[c * 16 + 14]!;
+      // The root stands over the spot (the capture's own horizontal position is taken out).
+      const ox = spots[c * 16 + 12]! - this.world.bones[0]! * k, oz = spots[c * 16 + 14]! - this.world.bones[2]! * k;
       let j = c * perCharacter * 16;
       for (const array of [this.world.bones, this.world.endSites]) {
         for (let i = 0; i < array.length; i += 3, j += 16) {
           m[j] = 1; m[j + 5] = 1; m[j + 10] = 1; m[j + 15] = 1;
           m[j + 12] = ox + array[i]! * k;
-          m[j + 13] = array[i + 1]! * k;
+          m[j + 13] = (array[i + 1]! - this.bottom) * k;
           m[j + 14] = oz + array[i + 2]! * k;
         }
       }

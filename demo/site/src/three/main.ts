@@ -47,7 +47,8 @@ async function main(): Promise<void> {
     }
     rebuilding = false;
   };
-  select('crowd', 'crowd', CROWD_SIZES.map((n) => [String(n), `${n.toLocaleString('en')} characters`]), String(count), (v) => {
+  const sizes = CROWD_SIZES.includes(count) ? CROWD_SIZES : [count, ...CROWD_SIZES];
+  select('crowd', 'crowd', sizes.map((n) => [String(n), `${n.toLocaleString('en')} characters`]), String(count), (v) => {
     count = Number(v);
     void rebuild();
   });
