@@ -17,3 +17,4 @@ export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderM
 export * from './plain/index.js';
 export { createSolver, type SolverOptions } from './api/create-solver.js';
 export type { OnFallback } from './api/fallback.js';
+export { springStrided, type Strided, type StridedItems, type StridedSpringParams } from './api/strided.js';

@@ -17,13 +17,19 @@ const PAGES: readonly DemoPage[] = [
   { file: 'springs', title: 'Springs' },
   { file: 'bench', title: 'Benchmark' },
   { file: 'skeleton', title: 'Skeleton' },
+  { file: 'three', title: '3D' },
 ];
 
 export default defineConfig({
   root: site,
   base: './',
   plugins: [pageLayoutPlugin(PAGES), pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, '../shared/data/pirouette.bvh'))],
-  resolve: { alias: [{ find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') }] },
+  resolve: {
+    alias: [
+      { find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') },
+      { find: /^spring-solver\/three$/, replacement: resolve(repo, 'dist/three/index.js') },
+    ],
+  },
   server: { host: 'localhost', fs: { allow: [repo] } },
   build: {
     outDir: resolve(repo, 'demo-dist'),

@@ -17,3 +17,4 @@ export { quatMul, quatInv, quatAbs, quatNormalize, quatRotate, quatToScaledAngle
 export { vec3DecaySpringDamper, inertializeTransition as vec3InertializeTransition, inertializeUpdate as vec3InertializeUpdate } from './inertialize.js';
 export { rootAnchorApply, rootAnchorTransition, heading } from './root-anchor.js';
 export type { FloatArray } from './float-array.js';
+export { springStrided, type StridedOperand } from './strided-spring.js';

@@ -146,6 +146,14 @@ describe('demo site', () => {
       () => window.benchDemo!.results,
     );
     expect(results).toHaveLength(9); // 3 backends × 3 sizes
+    // Every cell is 5 runs: the median with its range, shown in the table as "median (min–max)".
+    for (const r of results) {
+      expect(r.runs).toHaveLength(5);
+      expect(r.min).toBe(Math.min(...r.runs));
+      expect(r.max).toBe(Math.max(...r.runs));
+      expect(r.nsPerElement).toBe([...r.runs].sort((a, b) => a - b)[2]);
+    }
+    expect(await page.textContent('#results')).toMatch(/\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\)/);
     const largest = Math.max(...results.map((r) => r.n));
     const at = (backend: string) => results.find((r) => r.n === largest && r.backend === backend)!.nsPerElement;
     // Measured in this Chromium at N = 256Ki: SIMD 16× faster than JS, scalar wasm 2.3×. 4× can

@@ -565,6 +565,24 @@ declare namespace __AdaptedExports {
    */
   export function poseInertializeUpdate(outX: number, outV: number, outQ: number, outW: number, offX: number, offV: number, offQ: number, offW: number, inX: number, inV: number, inQ: number, inW: number, n: number, h: number, hStride: number, dt: number): void;
   /**
+   * assembly/kernels/strided-spring/springStrided
+   * @param x `usize`
+   * @param xStride `i32`
+   * @param v `usize`
+   * @param vStride `i32`
+   * @param g `usize`
+   * @param gStride `i32`
+   * @param q `usize`
+   * @param qStride `i32`
+   * @param n `i32`
+   * @param width `i32`
+   * @param mode `i32`
+   * @param p0 `f64`
+   * @param p1 `f64`
+   * @param dt `f64`
+   */
+  export function springStrided(x: number, xStride: number, v: number, vStride: number, g: number, gStride: number, q: number, qStride: number, n: number, width: number, mode: number, p0: number, p1: number, dt: number): void;
+  /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
    * @param v `usize`

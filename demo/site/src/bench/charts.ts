@@ -11,7 +11,9 @@ const POINTS = { show: true, size: 7 };
 function chart(parent: HTMLElement, title: string, yLabel: string, logY: boolean, series: uPlot.Series[]): uPlot {
   return new uPlot(
     {
-      ...SIZE,
+      // As wide as the page allows, up to SIZE.width (a phone is narrower).
+      width: Math.min(SIZE.width, parent.clientWidth || SIZE.width),
+      height: SIZE.height,
       title,
       legend: { live: false },
       scales: { x: { time: false, distr: 3, log: 2 }, y: logY ? { distr: 3, log: 10 } : { range: (_u, _min, max) => [0, Math.max(2, max * 1.1)] } },

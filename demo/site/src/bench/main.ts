@@ -6,12 +6,14 @@ import { markReady, showError } from '../common/page.js';
 import type { BenchDemoHook } from '../common/test-hooks.js';
 import { BENCH_CASES, type BenchCase } from './cases.js';
 import { buildCharts, formatCount, ratio } from './charts.js';
-import { nsPerElement } from './measure.js';
+import { repeatedNsPerElement, type Spread } from './measure.js';
 
 const BACKENDS: readonly Backend[] = ['js', 'wasm', 'simd'];
 const SIZES = [1024, 16384, 262144];
-/** ms of samples per (backend, N), after calibration. */
-const BUDGET_MS = 150;
+/** ms of samples per run of a (backend, N), after calibration. */
+const BUDGET_MS = 40;
+/** Runs per (backend, N): the table shows their median and their range. */
+const RUNS = 5;
 /** Room for the largest N's 6 arrays on every backend. */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 
@@ -41,13 +43,16 @@ async function main(): Promise<void> {
     status.dataset.state = 'running';
     published.results = [];
     const ns = Object.fromEntries(BACKENDS.map((b) => [b, SIZES.map(() => null)])) as Record<Backend, (number | null)[]>;
+    const spreads = Object.fromEntries(BACKENDS.map((b) => [b, SIZES.map(() => null)])) as Record<Backend, (Spread | null)[]>;
     for (const [i, n] of SIZES.entries()) {
       for (const backend of BACKENDS) {
         status.textContent = `Timing ${benchCase.id} on '${backend}' at N = ${formatCount(n)}…`;
-        ns[backend][i] = await timeCase(benchCase, solvers[backend], n);
-        published.results.push({ backend, n, nsPerElement: ns[backend][i]! });
+        const spread = await timeCase(benchCase, solvers[backend], n);
+        spreads[backend][i] = spread;
+        ns[backend][i] = spread.median;
+        published.results.push({ backend, n, nsPerElement: spread.median, min: spread.min, max: spread.max, runs: spread.runs });
         charts.update(SIZES, ns);
-        showTable(table, ns);
+        showTable(table, spreads);
       }
     }
     const last = SIZES.length - 1;
@@ -61,23 +66,25 @@ async function main(): Promise<void> {
   await run();
 }
 
-async function timeCase(benchCase: BenchCase, solver: Solver, n: number): Promise<number> {
+async function timeCase(benchCase: BenchCase, solver: Solver, n: number): Promise<Spread> {
   const { run, dispose } = benchCase.setup(solver, n);
   try {
-    return await nsPerElement(run, n, BUDGET_MS);
+    return await repeatedNsPerElement(run, n, BUDGET_MS, RUNS);
   } finally {
     dispose();
   }
 }
 
-function showTable(table: HTMLTableElement, ns: Record<Backend, (number | null)[]>): void {
-  const cell = (value: number | null, digits: number, suffix = '') => (value == null ? '…' : `${value.toFixed(digits)}${suffix}`);
-  const header = ['N', ...BACKENDS.map((b) => `${b} ns/element`), 'simd vs js', 'wasm vs js'];
+/** Medians of RUNS runs with their range (min–max); the ratios are of the medians. */
+function showTable(table: HTMLTableElement, spreads: Record<Backend, (Spread | null)[]>): void {
+  const cell = (value: number | null | undefined, digits: number, suffix = '') => (value == null ? '…' : `${value.toFixed(digits)}${suffix}`);
+  const spreadCell = (s: Spread | null | undefined) => (s == null ? '…' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`);
+  const header = ['N', ...BACKENDS.map((b) => `${b} ns/element, median (min–max of ${RUNS})`), 'simd vs js', 'wasm vs js'];
   const rows = SIZES.map((n, i) => [
     formatCount(n),
-    ...BACKENDS.map((b) => cell(ns[b][i]!, 2)),
-    cell(ratio(ns.js[i], ns.simd[i]), 1, '×'),
-    cell(ratio(ns.js[i], ns.wasm[i]), 1, '×'),
+    ...BACKENDS.map((b) => spreadCell(spreads[b][i])),
+    cell(ratio(spreads.js[i]?.median, spreads.simd[i]?.median), 1, '×'),
+    cell(ratio(spreads.js[i]?.median, spreads.wasm[i]?.median), 1, '×'),
   ]);
   table.replaceChildren(
     ...[header, ...rows].map((cells, r) => {

@@ -33,3 +33,19 @@ function timeCalls(run: () => void, reps: number): number {
   for (let i = 0; i < reps; i++) run();
   return performance.now() - start;
 }
+
+/** The spread of repeated runs: each run is one nsPerElement median. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  runs: number[];
+}
+
+/** `runs` back-to-back runs of nsPerElement (each with budgetMs of samples): their median, min and max. */
+export async function repeatedNsPerElement(run: () => void, n: number, budgetMs: number, runs: number): Promise<Spread> {
+  const results: number[] = [];
+  for (let r = 0; r < runs; r++) results.push(await nsPerElement(run, n, budgetMs));
+  const sorted = [...results].sort((a, b) => a - b);
+  return { median: sorted[sorted.length >> 1]!, min: sorted[0]!, max: sorted[sorted.length - 1]!, runs: results };
+}

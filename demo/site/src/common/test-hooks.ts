@@ -16,7 +16,12 @@ export interface SpringsDemoHook {
 export interface BenchResult {
   backend: string;
   n: number;
+  /** The median of the runs. */
   nsPerElement: number;
+  min: number;
+  max: number;
+  /** Each run's median ns per element. */
+  runs: number[];
 }
 
 export interface BenchDemoHook {
@@ -31,8 +36,17 @@ export interface SkeletonDemoHook {
   offsetRotation(): number;
 }
 
+export interface ThreeDemoHook {
+  frames: number;
+  crowdCount(): number;
+  /** The backend the crowd runs on. */
+  backend(): string;
+  cameraPosition(): number[];
+}
+
 declare global {
   interface Window {
+    threeDemo?: ThreeDemoHook;
     springsDemo?: SpringsDemoHook;
     benchDemo?: BenchDemoHook;
     skeletonDemo?: SkeletonDemoHook;

@@ -1,0 +1,180 @@
+/**
+ * Springs on strided data, in place: the translation column of instance matrices (stride 16,
+ * offset 12, width 3), an interleaved vertex attribute, or any array where item i is `width`
+ * floats from `offset + i·stride`. On the wasm backends every array must come from the
+ * solver's `alloc` (that is the point: no copy); the JS backend takes any Float32Array.
+ * Kernel: assembly/strided-spring.ts; float64 reference: src/reference/strided-spring.ts.
+ */
+import type { Solver } from './solver.js';
+import type { SolverBase } from './solver.js';
+import { SpringMode } from '../core/types.js';
+import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
+import { checkNumber, describe } from '../core/validate.js';
+import { springStrided as referenceStrided, type StridedOperand } from '../reference/strided-spring.js';
+
+/** Where the items of an operand are: item i is `array[offset + i·stride + c]`, c < width. */
+export interface Strided {
+  array: Float32Array;
+  /** Index of item 0's first float (default 0). */
+  offset?: number;
+  /** Floats from one item to the next, ≥ width (default: width, i.e. packed). */
+  stride?: number;
+}
+
+/** The items a strided spring updates: x and v in place, toward g (goal 0 if absent) with goal velocity q (0 if absent). */
+export interface StridedItems {
+  x: Strided;
+  v: Strided;
+  g?: Strided | null;
+  q?: Strided | null;
+  /** Floats per item (3 for a position). */
+  width: number;
+  /** Number of items. */
+  count: number;
+}
+
+/**
+ * The spring's parameters, one set for every item: `{ halflife }` is the critical spring,
+ * `{ frequency, halflife }` springDamper, `{ dampingRatio, halflife }` springDamperRatio,
+ * `{ stiffness, damping }` springDamperStiffness (units as in {@link Solver}).
+ */
+export type StridedSpringParams =
+  | { halflife: number; frequency?: undefined; dampingRatio?: undefined }
+  | { frequency: number; halflife: number }
+  | { dampingRatio: number; halflife: number }
+  | { stiffness: number; damping: number };
+
+const METHOD = 'springStrided';
+const memoryBuffers = new WeakMap<Solver, ArrayBufferLike>();
+
+/**
+ * Steps `x'' = s·(g − x) + d·(q − v)` exactly by dt on strided items. Nothing is written when an
+ * argument is rejected. Outputs (x, v) may share a buffer with other operands only in disjoint
+ * slots of the same stride (interleaved), or in disjoint ranges.
+ */
+export function springStrided(solver: Solver, items: StridedItems, params: StridedSpringParams, dt: number): void {
+  checkSolver(solver);
+  const [mode, p0, p1] = springParams(params);
+  checkNumber(METHOD, 'dt', dt, 'nonNegative');
+  prepared(solver, items)(mode, p0, p1, dt);
+}
+
+/**
+ * The layout checked once, for a loop that springs the same items every frame (InstancedSprings,
+ * AttributeSprings): the returned function checks only the solver's life, the parameters and dt.
+ * The arrays must stay allocated meanwhile (solver memory never moves, so pointers stay valid).
+ * @internal
+ */
+export function prepareSpringStrided(solver: Solver, items: StridedItems): (params: StridedSpringParams, dt: number) => void {
+  checkSolver(solver);
+  const run = prepared(solver, items);
+  return (params, dt) => {
+    (solver as unknown as SolverBase).checkLive(METHOD);
+    const [mode, p0, p1] = springParams(params);
+    checkNumber(METHOD, 'dt', dt, 'nonNegative');
+    run(mode, p0, p1, dt);
+  };
+}
+
+function checkSolver(solver: Solver): void {
+  const base = solver as unknown as SolverBase;
+  if (typeof base?.checkLive !== 'function') throw new TypeError(`${METHOD}: solver must be a Solver, got ${describe(solver)}`);
+  base.checkLive(METHOD);
+}
+
+/** Checks the items; returns the kernel call on them (parameters already checked). */
+function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: number, p1: number, dt: number) => void {
+  if (typeof items !== 'object' || items === null) throw new TypeError(`${METHOD}: items must be an object, got ${describe(items)}`);
+  const { width, count } = items;
+  checkWhole('width', width, 1);
+  checkWhole('count', count, 0);
+  const x = operand('x', items.x, width, count);
+  const v = operand('v', items.v, width, count);
+  const g = items.g == null ? null : operand('g', items.g, width, count);
+  const q = items.q == null ? null : operand('q', items.q, width, count);
+  const named: [string, StridedOperand, boolean][] = [['x', x, true], ['v', v, true]];
+  if (g) named.push(['g', g, false]);
+  if (q) named.push(['q', q, false]);
+  checkStridedOverlap(named, width, count);
+  if (solver.backend === 'js') return (mode, p0, p1, dt) => referenceStrided(mode, x, v, g, q, count, width, p0, p1, dt);
+  let buffer = memoryBuffers.get(solver);
+  if (buffer === undefined) {
+    buffer = solver.alloc(0).buffer;
+    memoryBuffers.set(solver, buffer);
+  }
+  for (const [name, o] of named) {
+    if (o.array.buffer !== buffer) {
+      throw new TypeError(`${METHOD}: items.${name}.array is not in this solver's memory; on the ${solver.backend} backend it must come from solver.alloc (strided data is never copied)`);
+    }
+  }
+  const pointer = (o: StridedOperand | null) => (o ? o.array.byteOffset + o.offset * 4 : 0);
+  const [px, pv, pg, pq] = [pointer(x), pointer(v), pointer(g), pointer(q)];
+  const [gs, qs] = [g?.stride ?? 0, q?.stride ?? 0];
+  const kernels = (solver as unknown as WasmSolver).rawKernels;
+  return (mode, p0, p1, dt) => kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt);
+}
+
+function checkWhole(name: string, value: unknown, min: number): void {
+  if (typeof value !== 'number') throw new TypeError(`${METHOD}: items.${name} must be a number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < min || value > 2 ** 30) {
+    throw new RangeError(`${METHOD}: items.${name} is ${value}; it must be a whole number ≥ ${min}`);
+  }
+}
+
+function springParams(params: StridedSpringParams): [SpringMode, number, number] {
+  if (typeof params !== 'object' || params === null) throw new TypeError(`${METHOD}: params must be an object, got ${describe(params)}`);
+  const p = params as Record<string, unknown>;
+  const num = (name: string, rule: 'nonNegative' | 'positive') => checkNumber(METHOD, `params.${name}`, p[name], rule);
+  if ('stiffness' in p || 'damping' in p) return [SpringMode.StiffnessDamping, num('stiffness', 'nonNegative'), num('damping', 'nonNegative')];
+  if (p.frequency !== undefined) return [SpringMode.FrequencyHalflife, num('frequency', 'nonNegative'), num('halflife', 'nonNegative')];
+  if (p.dampingRatio !== undefined) return [SpringMode.RatioHalflife, num('dampingRatio', 'positive'), num('halflife', 'nonNegative')];
+  return [SpringMode.Critical, num('halflife', 'nonNegative'), 0];
+}
+
+function operand(name: string, s: Strided, width: number, count: number): StridedOperand {
+  if (typeof s !== 'object' || s === null) throw new TypeError(`${METHOD}: items.${name} must be an object { array, offset?, stride? }, got ${describe(s)}`);
+  const { array, offset = 0, stride = width } = s;
+  if (!(array instanceof Float32Array)) throw new TypeError(`${METHOD}: items.${name}.array must be a Float32Array, got ${describe(array)}`);
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
+    throw new RangeError(`${METHOD}: items.${name}.offset is ${String(offset)}; it must be a whole number ≥ 0`);
+  }
+  if (typeof stride !== 'number' || !Number.isInteger(stride) || stride < width) {
+    throw new RangeError(`${METHOD}: items.${name}.stride is ${String(stride)}; it must be a whole number ≥ width (${width})`);
+  }
+  const end = count === 0 ? 0 : offset + (count - 1) * stride + width;
+  if (end > array.length) {
+    throw new RangeError(`${METHOD}: items.${name} needs ${end} floats (offset ${offset}, ${count} items of ${width} every ${stride}); its array has ${array.length}`);
+  }
+  return { array, offset, stride };
+}
+
+/**
+ * Outputs may share floats with no other operand, except that an input may be the identical
+ * view (same floats, same stride). Same-stride views in one buffer share a float exactly when
+ * their offsets differ by less than `width` modulo the stride; views of different strides are
+ * accepted only when their ranges are disjoint.
+ */
+function checkStridedOverlap(named: [string, StridedOperand, boolean][], width: number, count: number): void {
+  if (count === 0) return;
+  for (let i = 0; i < named.length; i++) {
+    for (let j = i + 1; j < named.length; j++) {
+      const [an, a, aOut] = named[i];
+      const [bn, b, bOut] = named[j];
+      if ((!aOut && !bOut) || a.array.buffer !== b.array.buffer) continue;
+      const aStart = a.array.byteOffset / 4 + a.offset;
+      const bStart = b.array.byteOffset / 4 + b.offset;
+      const aEnd = aStart + (count - 1) * a.stride + width;
+      const bEnd = bStart + (count - 1) * b.stride + width;
+      if (aEnd <= bStart || bEnd <= aStart) continue;
+      if (a.stride === b.stride) {
+        if (aStart === bStart && !(aOut && bOut)) continue;
+        const d = (((bStart - aStart) % a.stride) + a.stride) % a.stride;
+        if (d >= width && d + width <= a.stride) continue;
+      }
+      throw new RangeError(
+        `${METHOD}: items.${an} and items.${bn} share floats; an output must not overlap another operand ` +
+          '(interleaved operands need the same stride and disjoint slots)',
+      );
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * A BufferAttribute (plain or interleaved) whose items spring toward goals, in place: the
+ * attribute's array must be a Float32Array from `solver.alloc` on the wasm backends (any
+ * Float32Array on the JS backend), e.g. `new BufferAttribute(solver.alloc(count * 3), 3)` or an
+ * InterleavedBuffer over such an array. Each update runs springStrided over (offset, stride, itemSize).
+ */
+import type { BufferAttribute, InterleavedBufferAttribute } from 'three';
+import type { Solver } from '../api/solver.js';
+import { describe } from '../core/validate.js';
+import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
+
+export interface AttributeSpringsOptions {
+  /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
+  halflife?: number;
+}
+
+export class AttributeSprings {
+  /** Goal items, itemSize floats each, packed; initially the attribute's current values. */
+  readonly goals: Float32Array;
+  /** Velocities, itemSize floats per item, packed. */
+  readonly velocities: Float32Array;
+  halflife: number;
+  private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly solver: Solver,
+    readonly attribute: BufferAttribute | InterleavedBufferAttribute,
+    options: AttributeSpringsOptions = {},
+  ) {
+    const method = 'AttributeSprings';
+    if (typeof attribute !== 'object' || attribute === null) throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
+    const interleaved = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute === true;
+    const array = interleaved ? (attribute as InterleavedBufferAttribute).data.array : (attribute as BufferAttribute).array;
+    if (!(array instanceof Float32Array)) throw new TypeError(`${method}: the attribute's array must be a Float32Array, got ${describe(array)}`);
+    if (attribute.normalized) throw new TypeError(`${method}: a normalized attribute cannot be sprung (its floats are not the values)`);
+    const width = attribute.itemSize;
+    const count = attribute.count;
+    const x = interleaved
+      ? { array, offset: (attribute as InterleavedBufferAttribute).offset, stride: (attribute as InterleavedBufferAttribute).data.stride }
+      : { array, offset: 0, stride: width };
+    this.halflife = options.halflife ?? 0.25;
+    this.goals = solver.alloc(count * width);
+    this.velocities = solver.alloc(count * width);
+    for (let i = 0; i < count; i++) {
+      for (let c = 0; c < width; c++) this.goals[i * width + c] = array[x.offset + i * x.stride + c];
+    }
+    try {
+      // Checks the layout once, and that the attribute's array is usable by this solver.
+      this.step = prepareSpringStrided(solver, { x, v: { array: this.velocities }, g: { array: this.goals }, width, count });
+    } catch (error) {
+      this.dispose();
+      throw error;
+    }
+  }
+
+  /** Steps every item by dt (s) toward its goal; marks the attribute for upload. */
+  update(dt: number): void {
+    if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
+    this.step!({ halflife: this.halflife }, dt);
+    const a = this.attribute as BufferAttribute & InterleavedBufferAttribute;
+    if (a.isInterleavedBufferAttribute) a.data.needsUpdate = true;
+    else a.needsUpdate = true;
+  }
+
+  /** Frees the goals and velocities (the attribute's array stays the caller's). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
+    this.solver.free(this.goals);
+    this.solver.free(this.velocities);
+  }
+}
