@@ -38,6 +38,7 @@ export const PARAM_MAX = 1e6;
 
 function paramFloat(rule: ParamKind['rule']): fc.Arbitrary<number> {
   if (rule === 'gain') return fc.oneof(fc.constantFrom(0, 1), fc.float({ min: 0, max: 1, noNaN: true }));
+  if (rule === 'slerpT') return fc.oneof(fc.constantFrom(0, 1, 1000), fc.float({ min: 0, max: 1000, noNaN: true })).map((v) => (Object.is(v, -0) ? 0 : v));
   const lowest = rule === 'positive' ? PARAM_MIN : 0;
   return fc
     .oneof(

@@ -81,10 +81,11 @@ function badValues(kind: ArgKind, first: boolean, n: number): Bad[] {
       const bads: Bad[] = [...types, ...numbers([NaN, Infinity, -Infinity, -1, -0, 1e300, -1e-300])];
       if (kind.rule === 'positive') bads.push(...numbers([0, 5e-324, 1e-50]));
       if (kind.rule === 'gain') bads.push(...numbers([1.5, 1 + 2 ** -20]));
+      if (kind.rule === 'slerpT') bads.push(...numbers([1000.5, 1e6]));
       bads.push({ label: 'a per-element array one longer', make: () => new Float32Array(n + 1).fill(0.5) });
       bads.push({ label: 'a freed per-element array', make: (_a, _v, solver) => freedArray(solver, new Float32Array(n).fill(0.5)) });
       if (n > 0) {
-        for (const bad of [NaN, -0, -1, Infinity, ...(kind.rule === 'positive' ? [0] : []), ...(kind.rule === 'gain' ? [2] : [])]) {
+        for (const bad of [NaN, -0, -1, Infinity, ...(kind.rule === 'positive' ? [0] : []), ...(kind.rule === 'gain' ? [2] : []), ...(kind.rule === 'slerpT' ? [2000] : [])]) {
           bads.push({ label: `a per-element array holding ${Object.is(bad, -0) ? '-0' : bad}`, make: () => new Float32Array(n).fill(0.5).fill(bad, n - 1) });
         }
       }

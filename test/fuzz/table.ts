@@ -11,12 +11,13 @@ export interface ArrayKind {
   width: number | 'count';
 }
 /**
- * A parameter: a number or a Float32Array with one value per element. 'gain' is [0, 1].
+ * A parameter: a number or a Float32Array with one value per element. 'gain' is [0, 1];
+ * 'slerpT' is [0, 1000] (quatSlerp's t: past 1000 its float32 error exceeds 6e-4 rad).
  * `optional`: may be left undefined (then the method's default).
  */
 export interface ParamKind {
   kind: 'param';
-  rule: 'nonNegative' | 'positive' | 'gain';
+  rule: 'nonNegative' | 'positive' | 'gain' | 'slerpT';
   optional?: boolean;
 }
 /** dt (s, finite, ≥ 0), a scalar > 0 (gainDt), a sample count, pdSpring's options. */
@@ -30,6 +31,7 @@ const inp = (width: number = 1): ArrayKind => ({ kind: 'in', width });
 const nn: ParamKind = { kind: 'param', rule: 'nonNegative' };
 const pos: ParamKind = { kind: 'param', rule: 'positive' };
 const gain: ParamKind = { kind: 'param', rule: 'gain' };
+const slerpT: ParamKind = { kind: 'param', rule: 'slerpT' };
 const nnOptional: ParamKind = { kind: 'param', rule: 'nonNegative', optional: true };
 const dt: ScalarKind = { kind: 'dt' };
 
@@ -86,7 +88,7 @@ export const METHODS: Record<string, [string, ArgKind][]> = {
   quatRotate: [['out', out(3)], ['q', inp(4)], ['v', inp(3)]],
   quatToScaledAngleAxis: [['out', out(3)], ['q', inp(4)]],
   quatFromScaledAngleAxis: [['out', out(4)], ['v', inp(3)]],
-  quatSlerp: [['out', out(4)], ['a', inp(4)], ['b', inp(4)], ['t', nn]],
+  quatSlerp: [['out', out(4)], ['a', inp(4)], ['b', inp(4)], ['t', slerpT]],
 };
 
 /** Solver members that are not kernels: memory management, and the fuzzed-apart substep. */

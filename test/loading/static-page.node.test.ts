@@ -93,6 +93,6 @@ describe('a static page importing dist/index.js with no bundler', () => {
       () => 'resolved',
       (error: Error) => error.message,
     );
-    expect(forced).toMatch(/^the scenario failed in the page: Error: spring-solver: fetching http:\/\/127\.0\.0\.1:\d+\/node_modules\/spring-solver\/dist\/wasm\/spring-solver\.simd\.wasm failed with HTTP 404$/);
+    expect(forced).toMatch(/^the scenario failed in the page: Error: spring-solver: fetching http:\/\/127\.0\.0\.1:\d+\/node_modules\/spring-solver\/dist\/backends\/wasm\/spring-solver\.simd\.wasm failed with HTTP 404$/);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import binaryen from 'binaryen';
 import { SpringMode, createSolver } from '../../dist/index.js';
 
-const dist = new URL('../../dist/backends/wasm', import.meta.url);
+const dist = new URL('../../dist/backends/wasm/', import.meta.url);
 
 async function wasmText(file: string): Promise<string> {
   const module = binaryen.readBinary(new Uint8Array(await readFile(new URL(file, dist))));
