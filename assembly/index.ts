@@ -18,3 +18,4 @@ export { quatMul, quatInv, quatAbs, quatNormalize, quatRotate, quatToScaledAngle
 export { rootAnchorApply, rootAnchorTransition } from './root-anchor';
 export { poseInertializeUpdate } from './pose-inertialize';
 export { probeAtanF32, probeAtan2F32, probeSinCosF32, probeExpF32 } from './math-probe-f32';
+export { springPerElement, springApplyKept, keptCoefficientBytes } from './spring-per-element';

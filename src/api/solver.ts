@@ -6,6 +6,8 @@ import { SpringMode, type Backend, type Param } from '../core/types.js';
 import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type ParamRule } from '../core/validate.js';
 import type { Kernel, KernelHost, Operand, ParamSpec } from '../core/contract.js';
 import { families, type FamilyMethods } from '../methods/families.js';
+import { disjoint, mayRead, validDt, validValue } from '../core/quick-check.js';
+import { prepareCall, type PreparableMethod, type PrepareArgs, type PrepareOptions, type PreparedCall, type PreparedRun } from './prepare.js';
 
 /**
  * A batch solver. Every state array is a Float32Array updated in place; element i of every
@@ -42,6 +44,16 @@ export interface Solver {
   simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
   /** Holden's decay_spring_damper_exact: critical, goal 0, goal velocity 0. */
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
+  /**
+   * Prepares repeated calls of `method` with these arguments (the method's own, without `dt`),
+   * checked once here: returns `step(dt)`, which runs the method with no per-call allocation and
+   * no check but dt and liveness. State and goal arrays are read live at every step; per-element
+   * parameter arrays are copied here and at `step.refresh()`, so changing them has no effect
+   * until refresh (which checks them again). `step.dispose()` releases the copies. With
+   * `{ method, itemSize: k }` a per-element parameter of a core spring holds one value per item
+   * of k consecutive elements (3 for a vec3). See docs/DECISIONS.md (prepared calls).
+   */
+  prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<M>): PreparedCall<M>;
 }
 
 export abstract class SolverBase implements Solver, KernelHost {
@@ -113,32 +125,118 @@ export abstract class SolverBase implements Solver, KernelHost {
   }
 
   damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
+    if (this.quickDamper(x, g, halflife, dt)) return;
     const [h] = this.checkCall('damper', [{ name: 'x', array: x, output: true }, { name: 'g', array: g }], [['halflife', halflife, 'nonNegative']], dt);
     this.runDamper(x, g, h, dt);
   }
 
   springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void {
+    if (this.quickSpring(SpringMode.FrequencyHalflife, x, v, g, q, frequency, halflife, false, dt)) return;
     this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, { g, q }, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
   }
 
   springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void {
+    if (this.quickSpring(SpringMode.StiffnessDamping, x, v, g, q, stiffness, damping, false, dt)) return;
     this.spring('springDamperStiffness', SpringMode.StiffnessDamping, x, v, { g, q }, ['stiffness', stiffness, 'nonNegative'], ['damping', damping, 'nonNegative'], dt);
   }
 
   springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void {
+    if (this.quickSpring(SpringMode.RatioHalflife, x, v, g, q, dampingRatio, halflife, true, dt)) return;
     this.spring('springDamperRatio', SpringMode.RatioHalflife, x, v, { g, q }, ['dampingRatio', dampingRatio, 'positive'], ['halflife', halflife, 'nonNegative'], dt);
   }
 
   criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void {
+    if (this.quickSpring(SpringMode.Critical, x, v, g, q, halflife, null, false, dt)) return;
     this.spring('criticalSpringDamper', SpringMode.Critical, x, v, { g, q }, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
+    if (this.quickSpring(SpringMode.Critical, x, v, g, null, halflife, null, false, dt)) return;
     this.spring('simpleSpringDamper', SpringMode.Critical, x, v, { g }, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void {
+    if (this.quickSpring(SpringMode.Critical, x, v, null, null, halflife, null, false, dt)) return;
     this.spring('decaySpringDamper', SpringMode.Critical, x, v, {}, ['halflife', halflife, 'nonNegative'], null, dt);
+  }
+
+  /**
+   * The prepared form of a method (see {@link Solver.prepare}).
+   */
+  prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<M>): PreparedCall<M> {
+    return prepareCall(this, method, args) as PreparedCall<M>;
+  }
+
+  /**
+   * The prepared form of a core spring, on checked arguments (a, b: parameter copies, or numbers).
+   * Here: the ordinary kernel at every step; a backend may keep coefficients.
+   * @internal
+   */
+  preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun {
+    return { run: (dt) => this.runSpring(mode, x, v, g, q, a, b, dt), dispose() {} };
+  }
+
+  /** The prepared damper, on checked arguments. @internal */
+  preparedDamper(x: Float32Array, g: Float32Array, h: Param): PreparedRun {
+    return { run: (dt) => this.runDamper(x, g, h, dt), dispose() {} };
+  }
+
+  /** A captured kernel call, replayed with scalars[0] = dt when `hasDt`. @internal */
+  preparedKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[], hasDt: boolean): PreparedRun {
+    return {
+      run: (dt) => {
+        if (hasDt) scalars[0] = dt;
+        this.runKernel(kernel, n, operands, params, scalars);
+      },
+      dispose() {},
+    };
+  }
+
+  /**
+   * The ordinary calls' quick path for the core springs: when every argument passes the
+   * allocation-free tests (quick-check.ts), runs the spring and returns true; otherwise returns
+   * false and the full checks run (and name the fault). p1 null: a one-parameter spring.
+   */
+  private quickSpring(
+    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null,
+    p0: Param, p1: Param | null, positive0: boolean, dt: unknown,
+  ): boolean {
+    if (this.disposed || !validDt(dt)) return false;
+    if (!(x instanceof Float32Array) || !(v instanceof Float32Array)) return false;
+    const n = x.length;
+    if (v.length !== n || !disjoint(x, v)) return false;
+    if (g !== null && !this.quickInput(x, v, g)) return false;
+    if (q !== null && !this.quickInput(x, v, q)) return false;
+    const perElement = typeof p0 !== 'number' || (p1 !== null && typeof p1 !== 'number');
+    const a = this.quickParam(x, v, p0, positive0, perElement);
+    if (a === null) return false;
+    const b = p1 === null ? 0 : this.quickParam(x, v, p1, false, perElement);
+    if (b === null) return false;
+    this.runSpring(mode, x, v, g, q, a, b, dt);
+    return true;
+  }
+
+  private quickDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: unknown): boolean {
+    if (this.disposed || !validDt(dt) || !(x instanceof Float32Array) || !this.quickInput(x, x, g)) return false;
+    const h = this.quickParam(x, x, halflife, false, false);
+    if (h === null) return false;
+    this.runDamper(x, g, h, dt);
+    return true;
+  }
+
+  /** An input array of the quick path: a Float32Array as long as x, readable next to x and v. */
+  private quickInput(x: Float32Array, v: Float32Array, a: unknown): a is Float32Array {
+    return a instanceof Float32Array && a.length === x.length && mayRead(x, a) && mayRead(v, a);
+  }
+
+  /** A parameter of the quick path (a number rounded to float32 when `round`), or null. */
+  private quickParam(x: Float32Array, v: Float32Array, p: Param, positive: boolean, round: boolean): Param | null {
+    if (typeof p === 'number') {
+      const value = round ? Math.fround(p) : p;
+      return validValue(p, positive) && validValue(value, positive) ? value : null;
+    }
+    if (!this.quickInput(x, v, p)) return null;
+    return this.firstInvalid(p, positive ? 'positive' : 'nonNegative') < 0 ? p : null;
   }
 
   /** `goals` holds the goal arrays this method takes (a key that is present must be a Float32Array). */

@@ -14,6 +14,16 @@ export interface KernelExports {
     p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number,
   ): void;
   firstInvalid(p: number, n: number, positive: number): number;
+  // Core springs with per-element parameters and kept coefficients (assembly/spring-per-element.ts)
+  springPerElement(
+    x: number, v: number, g: number, q: number, n: number, mode: number,
+    p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number,
+  ): void;
+  springApplyKept(
+    x: number, v: number, g: number, q: number, n: number, mode: number,
+    p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number,
+  ): void;
+  keptCoefficientBytes(n: number): number;
   dataMovementFloor(x: number, v: number, g: number, q: number, n: number, keep: number): void;
   probeExp(input: number, output: number, n: number): void;
   probeSinCos(input: number, sinOutput: number, cosOutput: number, n: number): void;
