@@ -18,7 +18,19 @@ import { SpringMode, type Param } from '../core/types.js';
 import type { Kernel, Operand, ParamSpec } from '../core/contract.js';
 import { checkNumber, describe, firstInvalidJs, type ArrayArg, type ParamRule } from '../core/validate.js';
 import { validDt } from '../core/quick-check.js';
-import type { Solver, SolverBase } from './solver.js';
+
+/** What prepareCall needs of a solver (SolverBase): a leaf interface, so this module imports no solver. @internal */
+export interface PrepareHost {
+  checkLive(method: string): void;
+  isDisposed(): boolean;
+  checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown, roundUniform?: boolean): Param[];
+  alloc(length: number): Float32Array;
+  free(array: Float32Array): void;
+  preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun;
+  preparedDamper(x: Float32Array, g: Float32Array, h: Param): PreparedRun;
+  preparedKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[], hasDt: boolean): PreparedRun;
+}
+type SolverBase = PrepareHost;
 
 /** Where each method takes dt (its index among the method's arguments), or null when it takes none. */
 export const DT_INDEX = {
@@ -34,16 +46,20 @@ export const DT_INDEX = {
   quatInertializeTransition: null, quatInertializeUpdate: 7,
   quatMul: null, quatInv: null, quatAbs: null, quatNormalize: null, quatRotate: null,
   quatToScaledAngleAxis: null, quatFromScaledAngleAxis: null, quatSlerp: null,
-} as const satisfies Record<PreparableMethod, number | null>;
+} as const;
 
-type Methods<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
-/** Every Solver method a prepared call can run. */
-export type PreparableMethod = Exclude<Methods<Solver>, 'alloc' | 'free' | 'dispose' | 'prepare'>;
+type DtTable = typeof DT_INDEX;
+type Methods<S> = { [K in keyof S]: S[K] extends (...args: never[]) => unknown ? K : never }[keyof S];
+/** Every method of solver type S a prepared call can run (src/api/solver.ts checks they are DT_INDEX's keys). */
+export type PreparableMethod = keyof DtTable;
+/** The methods of S that DT_INDEX must list. */
+export type MethodsToPrepare<S> = Exclude<Methods<S>, 'alloc' | 'free' | 'dispose' | 'prepare'>;
+/** true when dt is a number at every index DT_INDEX gives (else the names of the methods where it is not). */
+export type DtIndexFits<S> = {
+  [M in PreparableMethod]: M extends keyof S ? S[M] extends (...a: infer A) => unknown ? DtTable[M] extends number ? (A[DtTable[M]] extends number ? never : M) : never : M : M;
+}[PreparableMethod];
 
-// The table is checked against the methods: dt is a number at every index it gives.
-type DtIsNumber = { [M in PreparableMethod]: (typeof DT_INDEX)[M] extends number ? (Parameters<Solver[M]>[(typeof DT_INDEX)[M]] extends number ? true : M) : true };
-const dtIndexChecked: { [M in PreparableMethod]: true } = {} as DtIsNumber;
-void dtIndexChecked;
+type Fn<S, M> = M extends keyof S ? (S[M] extends (...a: never[]) => unknown ? S[M] : never) : never;
 
 type Take<T extends unknown[], N extends number, Acc extends unknown[] = []> =
   Acc['length'] extends N ? Acc : T extends [infer H, ...infer R] ? Take<R, N, [...Acc, H]> : Acc;
@@ -54,7 +70,7 @@ type Without<T extends unknown[], I> = I extends number
   : T;
 
 /** The arguments of `prepare(method, …)`: the method's own, without dt. */
-export type PrepareArgs<M extends PreparableMethod> = Without<Parameters<Solver[M]>, (typeof DT_INDEX)[M]>;
+export type PrepareArgs<S, M extends PreparableMethod> = Without<Parameters<Fn<S, M>>, DtTable[M]>;
 
 /** `prepare({ method, itemSize })`: per-element parameters of a core spring hold one value per item of itemSize elements. */
 export interface PrepareOptions<M extends PreparableMethod> {
@@ -64,8 +80,8 @@ export interface PrepareOptions<M extends PreparableMethod> {
 }
 
 /** A prepared call: `step(dt)` (or `step()` for a method without dt), `refresh()`, `dispose()`. */
-export interface PreparedCall<M extends PreparableMethod> {
-  (...dt: (typeof DT_INDEX)[M] extends number ? [dt: number] : []): ReturnType<Solver[M]>;
+export interface PreparedCall<S, M extends PreparableMethod> {
+  (...dt: DtTable[M] extends number ? [dt: number] : []): ReturnType<Fn<S, M>>;
   /** Copies and checks the parameter arrays again; forgets kept coefficients. On a throw nothing changes. */
   refresh(): void;
   /** Releases the parameter copies and kept coefficients; a later step or refresh throws a TypeError. */
@@ -101,7 +117,7 @@ const CORE: Partial<Record<PreparableMethod, CoreSpec>> = {
 };
 
 /** The implementation of Solver.prepare. @internal */
-export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]): PreparedCall<PreparableMethod> {
+export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]): PreparedCall<unknown, PreparableMethod> {
   solver.checkLive('prepare');
   let method: unknown = target;
   let itemSize = 1;
@@ -129,7 +145,7 @@ export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]
     if (solver.isDisposed()) solver.checkLive(name);
     if (dtIndex !== null && !validDt(dt)) checkNumber(name, 'dt', dt, 'nonNegative');
     return current.run(dt as number);
-  }) as PreparedCall<PreparableMethod>;
+  }) as PreparedCall<unknown, PreparableMethod>;
   step.refresh = () => {
     if (current === null) throw new TypeError(`${name}: this prepared call has been disposed`);
     solver.checkLive(name);

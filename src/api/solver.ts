@@ -7,7 +7,10 @@ import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type
 import type { Kernel, KernelHost, Operand, ParamSpec } from '../core/contract.js';
 import { families, type FamilyMethods } from '../methods/families.js';
 import { disjoint, mayRead, validDt, validValue } from '../core/quick-check.js';
-import { prepareCall, type PreparableMethod, type PrepareArgs, type PrepareOptions, type PreparedCall, type PreparedRun } from './prepare.js';
+import {
+  DT_INDEX, prepareCall, type DtIndexFits, type MethodsToPrepare, type PreparableMethod, type PrepareArgs, type PrepareOptions, type PreparedCall,
+  type PreparedRun,
+} from './prepare.js';
 
 /**
  * A batch solver. Every state array is a Float32Array updated in place; element i of every
@@ -53,7 +56,7 @@ export interface Solver {
    * `{ method, itemSize: k }` a per-element parameter of a core spring holds one value per item
    * of k consecutive elements (3 for a vec3). See docs/DECISIONS.md (prepared calls).
    */
-  prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<M>): PreparedCall<M>;
+  prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<Solver, M>): PreparedCall<Solver, M>;
 }
 
 export abstract class SolverBase implements Solver, KernelHost {
@@ -131,40 +134,40 @@ export abstract class SolverBase implements Solver, KernelHost {
   }
 
   springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void {
-    if (this.quickSpring(SpringMode.FrequencyHalflife, x, v, g, q, frequency, halflife, false, dt)) return;
+    if (this.quickSpring(SpringMode.FrequencyHalflife, x, v, g, q, 2, frequency, halflife, 2, false, dt)) return;
     this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, { g, q }, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
   }
 
   springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void {
-    if (this.quickSpring(SpringMode.StiffnessDamping, x, v, g, q, stiffness, damping, false, dt)) return;
+    if (this.quickSpring(SpringMode.StiffnessDamping, x, v, g, q, 2, stiffness, damping, 2, false, dt)) return;
     this.spring('springDamperStiffness', SpringMode.StiffnessDamping, x, v, { g, q }, ['stiffness', stiffness, 'nonNegative'], ['damping', damping, 'nonNegative'], dt);
   }
 
   springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void {
-    if (this.quickSpring(SpringMode.RatioHalflife, x, v, g, q, dampingRatio, halflife, true, dt)) return;
+    if (this.quickSpring(SpringMode.RatioHalflife, x, v, g, q, 2, dampingRatio, halflife, 2, true, dt)) return;
     this.spring('springDamperRatio', SpringMode.RatioHalflife, x, v, { g, q }, ['dampingRatio', dampingRatio, 'positive'], ['halflife', halflife, 'nonNegative'], dt);
   }
 
   criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void {
-    if (this.quickSpring(SpringMode.Critical, x, v, g, q, halflife, null, false, dt)) return;
+    if (this.quickSpring(SpringMode.Critical, x, v, g, q, 2, halflife, 0, 1, false, dt)) return;
     this.spring('criticalSpringDamper', SpringMode.Critical, x, v, { g, q }, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
-    if (this.quickSpring(SpringMode.Critical, x, v, g, null, halflife, null, false, dt)) return;
+    if (this.quickSpring(SpringMode.Critical, x, v, g, null, 1, halflife, 0, 1, false, dt)) return;
     this.spring('simpleSpringDamper', SpringMode.Critical, x, v, { g }, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void {
-    if (this.quickSpring(SpringMode.Critical, x, v, null, null, halflife, null, false, dt)) return;
+    if (this.quickSpring(SpringMode.Critical, x, v, null, null, 0, halflife, 0, 1, false, dt)) return;
     this.spring('decaySpringDamper', SpringMode.Critical, x, v, {}, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
   /**
    * The prepared form of a method (see {@link Solver.prepare}).
    */
-  prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<M>): PreparedCall<M> {
-    return prepareCall(this, method, args) as PreparedCall<M>;
+  prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<Solver, M>): PreparedCall<Solver, M> {
+    return prepareCall(this, method, args) as unknown as PreparedCall<Solver, M>;
   }
 
   /**
@@ -195,22 +198,23 @@ export abstract class SolverBase implements Solver, KernelHost {
   /**
    * The ordinary calls' quick path for the core springs: when every argument passes the
    * allocation-free tests (quick-check.ts), runs the spring and returns true; otherwise returns
-   * false and the full checks run (and name the fault). p1 null: a one-parameter spring.
+   * false and the full checks run (and name the fault). `goals`: how many of g, q the method
+   * takes (2, 1: g only, 0); `params`: how many of p0, p1 (a missing one is passed as 0).
    */
   private quickSpring(
-    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null,
-    p0: Param, p1: Param | null, positive0: boolean, dt: unknown,
+    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, goals: number,
+    p0: Param, p1: Param, params: number, positive0: boolean, dt: unknown,
   ): boolean {
     if (this.disposed || !validDt(dt)) return false;
     if (!(x instanceof Float32Array) || !(v instanceof Float32Array)) return false;
     const n = x.length;
     if (v.length !== n || !disjoint(x, v)) return false;
-    if (g !== null && !this.quickInput(x, v, g)) return false;
-    if (q !== null && !this.quickInput(x, v, q)) return false;
-    const perElement = typeof p0 !== 'number' || (p1 !== null && typeof p1 !== 'number');
+    if (goals > 0 && !this.quickInput(x, v, g)) return false;
+    if (goals > 1 && !this.quickInput(x, v, q)) return false;
+    const perElement = typeof p0 !== 'number' || (params > 1 && typeof p1 !== 'number');
     const a = this.quickParam(x, v, p0, positive0, perElement);
     if (a === null) return false;
-    const b = p1 === null ? 0 : this.quickParam(x, v, p1, false, perElement);
+    const b = params > 1 ? this.quickParam(x, v, p1, false, perElement) : 0;
     if (b === null) return false;
     this.runSpring(mode, x, v, g, q, a, b, dt);
     return true;
@@ -257,3 +261,9 @@ export abstract class SolverBase implements Solver, KernelHost {
 export interface Solver extends FamilyMethods {}
 export interface SolverBase extends FamilyMethods {}
 Object.assign(SolverBase.prototype, ...Object.values(families));
+
+// prepare.ts's DT_INDEX lists every method of the Solver, each with the index of its dt.
+const everyMethodListed: Record<MethodsToPrepare<Solver>, number | null> = DT_INDEX;
+const dtIndexFits: [DtIndexFits<Solver>] extends [never] ? true : DtIndexFits<Solver> = true;
+void everyMethodListed;
+void dtIndexFits;
