@@ -21,9 +21,10 @@ import core from './suites/core.js';
 import composite from './suites/composite.js';
 import quat from './suites/quat.js';
 import dynamics from './suites/dynamics.js';
+import callers from './suites/callers.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics];
+const SUITES = [core, composite, quat, dynamics, callers];
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -218,7 +219,7 @@ for (const group of plan) {
   process.stdout.write(`${heading(group)}: `);
   for (const task of group.tasks) {
     for (const backend of task.backends ?? BACKENDS) {
-      const run = task.setup(solvers[backend], backend);
+      const run = task.setup(solvers[backend] ?? null, backend);
       const arrays = task.arrays ?? 'alloc';
       const stats = measure(`${label(task)} ${task.params} ${backend} N=${n}`, n, run.call, run.reset, budget(n, backend, Boolean(task.floor)));
       if (!run.bounded()) {
@@ -235,6 +236,14 @@ for (const group of plan) {
 
 // Speedup over JS (same suite, kernel, variant, params, N, this run) and ratio to the floor
 // (SIMD rows of a suite with a floor: the core kernels).
+/** The fastest per-call plain-JS loop row of `row`'s suite, kernel, params and N. */
+function fastestPlain(row) {
+  const loops = rows.filter(
+    (r) => r.suite === row.suite && r.kernel === row.kernel && r.params === row.params && r.n === row.n &&
+      r.backend === 'plain-js' && r.variant !== 'plain-JS kept matrix',
+  );
+  return loops.reduce((best, r) => (best === null || r.nsPerElement < best.nsPerElement ? r : best), null);
+}
 const same = (a, b) => a.suite === b.suite && a.kernel === b.kernel && a.variant === b.variant && a.params === b.params && a.n === b.n;
 for (const row of rows) {
   if (row.kernel === 'dataMovementFloor') {
@@ -242,7 +251,10 @@ for (const row of rows) {
     continue;
   }
   const js = rows.find((r) => same(r, row) && r.backend === 'js');
-  row.speedupVsJs = js ? js.nsPerElement / row.nsPerElement : null;
+  row.speedupVsJs = js && row.backend !== 'plain-js' ? js.nsPerElement / row.nsPerElement : null;
+  // Against the fastest plain-JS loop of the same shape (callers suite; not the kept-matrix loop)
+  const plain = fastestPlain(row);
+  row.speedupVsPlainJs = plain && row.backend !== 'plain-js' ? plain.nsPerElement / row.nsPerElement : null;
   const floor = rows.find((r) => r.suite === row.suite && r.kernel === 'dataMovementFloor' && r.n === row.n);
   row.vsFloor = row.backend === 'simd' && floor ? row.nsPerElement / floor.nsPerElement : null;
 }
@@ -257,7 +269,7 @@ function fmt(value, digits = 3) {
 }
 
 function printTable(list) {
-  const header = ['kernel', 'params', 'backend', 'ns/elem', '±%', 'p75', '×JS', '×floor', 'samples'];
+  const header = ['kernel', 'params', 'backend', 'ns/elem', '±%', 'p75', '×JS', '×plainJS', '×floor', 'samples'];
   const lines = list.map((r) => [
     label(r) + (r.arrays === 'plain' ? ' [plain arrays]' : ''),
     r.params,
@@ -266,6 +278,7 @@ function printTable(list) {
     fmt(r.rmePercent, 2) + (r.noisy ? '!' : ''),
     fmt(r.nsPerElementP75),
     r.speedupVsJs === null ? '' : `${fmt(r.speedupVsJs)}×`,
+    r.speedupVsPlainJs === null || r.speedupVsPlainJs === undefined ? '' : `${fmt(r.speedupVsPlainJs)}×`,
     r.vsFloor === null ? '' : `${fmt(r.vsFloor)}×`,
     String(r.samples),
   ]);
@@ -301,6 +314,8 @@ function find(kernel, params, backend, n, variant = null) {
 }
 function targetsOf(suite) {
   const add = (check) => checks.push({ suite: suite.name, ...check });
+  const findIn = (kernel, params, backend, n, variant = null) =>
+    rows.find((r) => r.suite === suite.name && r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n);
   return {
     fmt,
     find,
@@ -317,6 +332,49 @@ function targetsOf(suite) {
       const row = find(kernel, params, 'simd', n, variant);
       if (!row || row.speedupVsJs === null) return null;
       return `${label({ kernel, variant })} (${params}) at N = ${n}: SIMD ${fmt(row.speedupVsJs)}× JS${row.noisy ? ' [noisy]' : ''}`;
+    },
+    /**
+     * SIMD against the fastest plain-JS loop of the same shape: ≥ min× faster, or at most
+     * maxSlowdown× slower.
+     */
+    vsPlain({ kernel, variant = null, params, n, min, maxSlowdown }) {
+      const row = findIn(kernel, params, 'simd', n, variant);
+      const what = `${label({ kernel, variant })} (${params})`;
+      const name = min !== undefined
+        ? `SIMD ≥ ${min}× the fastest plain-JS loop at N = ${n}: ${what}`
+        : `SIMD ≤ ${maxSlowdown}× the time of the fastest plain-JS loop at N = ${n}: ${what}`;
+      const plain = row ? fastestPlain(row) : null;
+      if (!row || !plain) return add({ name, status: 'SKIP', value: null, target: min ?? maxSlowdown });
+      const noisy = row.noisy || plain.noisy;
+      if (min !== undefined) {
+        const value = plain.nsPerElement / row.nsPerElement;
+        return add({ name, status: value >= min ? 'PASS' : 'FAIL', value, target: min, unit: `× ${plain.variant}`, noisy });
+      }
+      const value = row.nsPerElement / plain.nsPerElement;
+      add({ name, status: value <= maxSlowdown ? 'PASS' : 'FAIL', value, target: maxSlowdown, unit: `× the time of ${plain.variant}`, noisy });
+    },
+    /** row ≥ min× faster than `against` (each { kernel, variant, params, backend, n }). */
+    ratio({ name, row, against, min }) {
+      const a = findIn(row.kernel, row.params, row.backend, row.n, row.variant ?? null);
+      const b = findIn(against.kernel, against.params, against.backend, against.n, against.variant ?? null);
+      if (!a || !b) return add({ name, status: 'SKIP', value: null, target: min });
+      const value = b.nsPerElement / a.nsPerElement;
+      add({ name, status: value >= min ? 'PASS' : 'FAIL', value, target: min, unit: '×', noisy: a.noisy || b.noisy });
+    },
+    /** A SIMD row (any variant, params) ≤ max× the floor. */
+    floorRatioOf({ kernel, variant = null, params, n, max }) {
+      const name = `SIMD ≤ ${max}× floor at N = ${n}: ${label({ kernel, variant })} (${params})`;
+      const row = findIn(kernel, params, 'simd', n, variant);
+      const floor = rows.find((r) => r.suite === row?.suite && r.kernel === 'dataMovementFloor' && r.n === n);
+      if (!row || !floor) return add({ name, status: 'SKIP', value: null, target: max });
+      const value = row.nsPerElement / floor.nsPerElement;
+      add({ name, status: value <= max ? 'PASS' : 'FAIL', value, target: max, unit: '×floor', noisy: row.noisy || floor.noisy });
+    },
+    /** A SIMD row against the fastest plain-JS loop, as an information line. */
+    plainInfo({ kernel, variant = null, params, n }) {
+      const row = findIn(kernel, params, 'simd', n, variant);
+      if (!row || row.speedupVsPlainJs === null) return null;
+      return `${label({ kernel, variant })} (${params}) at N = ${n}: SIMD ${fmt(row.speedupVsPlainJs)}× the fastest plain-JS loop`;
     },
     /** SIMD ≤ max× the floor (uniform parameters). */
     floorRatio({ kernel, n, max }) {

@@ -210,6 +210,37 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     expect(() => family(Infinity)).toThrow(RangeError);
   });
 
+  it('ordinary calls on alloc() arrays: overlaps and bad per-element values still rejected, an input may be an output', () => {
+    // The quick path of the ordinary call compares byte offsets; whatever it declines goes
+    // through the full checks, so the errors are the full checks' own.
+    const solver = solvers.get(backend)!;
+    const block = solver.alloc(64);
+    const x = block.subarray(0, 16);
+    const v = block.subarray(16, 32);
+    const g = block.subarray(32, 48);
+    const h = block.subarray(48, 64).fill(0.2);
+    const before = Float32Array.from(block);
+    expect(() => solver.simpleSpringDamper(x, block.subarray(8, 24), g, 0.2, 1 / 60)).toThrow(
+      new RangeError('simpleSpringDamper: x and v overlap in memory; outputs must be distinct arrays'),
+    );
+    expect(() => solver.simpleSpringDamper(x, v, block.subarray(20, 36), 0.2, 1 / 60)).toThrow(
+      new RangeError('simpleSpringDamper: v and g overlap in memory; an input may alias an output only as the identical array'),
+    );
+    expect(() => solver.criticalSpringDamper(x, v, g, g, block.subarray(24, 40), 1 / 60)).toThrow(RangeError);
+    solver.criticalSpringDamper(x, v, g, g, block.subarray(36, 52).fill(0.2), 1 / 60); // inputs may overlap inputs
+    h[3] = -2;
+    before.set(block);
+    expect(() => solver.simpleSpringDamper(x, v, g, h, 1 / 60)).toThrow(new RangeError('simpleSpringDamper: halflife[3] is -2; it must be finite and ≥ 0'));
+    expect(() => solver.springDamperRatio(x, v, g, g, 0, 0.2, 1 / 60)).toThrow(RangeError);
+    expect(block).toEqual(before);
+    h[3] = 0.2;
+    // g = x: the identical array is allowed (read before written); x then relaxes toward itself.
+    x.fill(1);
+    solver.simpleSpringDamper(x, v, x, h, 1 / 60);
+    expect(x[0]).toBe(1);
+    solver.free(block);
+  });
+
   it('throws after the solver is disposed', async () => {
     const solver = await makeSolver(backend, 1024 * 1024);
     const [x, v, g, h] = [0, 0, 0, 0].map(() => solver.alloc(8));

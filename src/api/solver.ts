@@ -208,22 +208,40 @@ export abstract class SolverBase implements Solver, KernelHost {
     if (this.disposed || !validDt(dt)) return false;
     if (!(x instanceof Float32Array) || !(v instanceof Float32Array)) return false;
     const n = x.length;
-    if (v.length !== n || !disjoint(x, v)) return false;
-    if (goals > 0 && !this.quickInput(x, v, g)) return false;
-    if (goals > 1 && !this.quickInput(x, v, q)) return false;
+    if (v.length !== n || n === 0) return false;
+    if (goals > 0 && !(g instanceof Float32Array && g.length === n)) return false;
+    if (goals > 1 && !(q instanceof Float32Array && q.length === n)) return false;
     const perElement = typeof p0 !== 'number' || (params > 1 && typeof p1 !== 'number');
-    const a = this.quickParam(x, v, p0, positive0, perElement);
+    const a = quickShape(p0, n, positive0, perElement);
     if (a === null) return false;
-    const b = params > 1 ? this.quickParam(x, v, p1, false, perElement) : 0;
+    const b = params > 1 ? quickShape(p1, n, false, perElement) : 0;
     if (b === null) return false;
+    return this.quickRun(mode, x, v, goals > 0 ? g : null, goals > 1 ? q : null, a, b, positive0, dt);
+  }
+
+  /**
+   * The rest of the quick path, on arrays of one length n > 0 and parameters of the right shape:
+   * overlaps, the per-element parameters' values, then the run. A backend may do it with fewer
+   * property reads (the wasm one compares byte offsets in its memory).
+   * @internal
+   */
+  quickRun(
+    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param,
+    positive0: boolean, dt: number,
+  ): boolean {
+    if (!disjoint(x, v)) return false;
+    if (g !== null && !(mayRead(x, g) && mayRead(v, g))) return false;
+    if (q !== null && !(mayRead(x, q) && mayRead(v, q))) return false;
+    if (typeof a !== 'number' && !(mayRead(x, a) && mayRead(v, a) && this.firstInvalid(a, positive0 ? 'positive' : 'nonNegative') < 0)) return false;
+    if (typeof b !== 'number' && !(mayRead(x, b) && mayRead(v, b) && this.firstInvalid(b, 'nonNegative') < 0)) return false;
     this.runSpring(mode, x, v, g, q, a, b, dt);
     return true;
   }
 
   private quickDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: unknown): boolean {
     if (this.disposed || !validDt(dt) || !(x instanceof Float32Array) || !this.quickInput(x, x, g)) return false;
-    const h = this.quickParam(x, x, halflife, false, false);
-    if (h === null) return false;
+    const h = quickShape(halflife, x.length, false, false);
+    if (h === null || (typeof h !== 'number' && !(mayRead(x, h) && this.firstInvalid(h, 'nonNegative') < 0))) return false;
     this.runDamper(x, g, h, dt);
     return true;
   }
@@ -231,16 +249,6 @@ export abstract class SolverBase implements Solver, KernelHost {
   /** An input array of the quick path: a Float32Array as long as x, readable next to x and v. */
   private quickInput(x: Float32Array, v: Float32Array, a: unknown): a is Float32Array {
     return a instanceof Float32Array && a.length === x.length && mayRead(x, a) && mayRead(v, a);
-  }
-
-  /** A parameter of the quick path (a number rounded to float32 when `round`), or null. */
-  private quickParam(x: Float32Array, v: Float32Array, p: Param, positive: boolean, round: boolean): Param | null {
-    if (typeof p === 'number') {
-      const value = round ? Math.fround(p) : p;
-      return validValue(p, positive) && validValue(value, positive) ? value : null;
-    }
-    if (!this.quickInput(x, v, p)) return null;
-    return this.firstInvalid(p, positive ? 'positive' : 'nonNegative') < 0 ? p : null;
   }
 
   /** `goals` holds the goal arrays this method takes (a key that is present must be a Float32Array). */
@@ -254,6 +262,18 @@ export abstract class SolverBase implements Solver, KernelHost {
     const [a, b = 0] = this.checkCall(method, arrays, p1 ? [p0, p1] : [p0], dt);
     this.runSpring(mode, x, v, goals.g ?? null, goals.q ?? null, a, b, dt);
   }
+}
+
+/**
+ * A parameter of the quick path: a valid number (rounded to float32 when `round`), or a
+ * Float32Array of n values (their values are checked later); null otherwise.
+ */
+function quickShape(p: unknown, n: number, positive: boolean, round: boolean): Param | null {
+  if (typeof p === 'number') {
+    const value = round ? Math.fround(p) : p;
+    return validValue(p, positive) && validValue(value, positive) ? value : null;
+  }
+  return p instanceof Float32Array && p.length === n ? p : null;
 }
 
 // The families of methods beyond the core springs (src/methods/families.ts) are part of the

@@ -35,6 +35,11 @@ export function createMemory(memoryBytes: number): WebAssembly.Memory {
   return new WebAssembly.Memory({ initial: pages, maximum: pages });
 }
 
+/** Two ranges of `bytes` bytes at offsets p, r overlap without being the same range. */
+function clash(p: number, r: number, bytes: number): boolean {
+  return p !== r && p < r + bytes && r < p + bytes;
+}
+
 export class WasmSolver extends SolverBase {
   private readonly allocator: Allocator;
   private readonly heap: Float32Array;
@@ -169,6 +174,50 @@ export class WasmSolver extends SolverBase {
     if (typeof p !== 'number') return p.byteOffset;
     this.heap[this.constantPointer(slot) >> 2] = p;
     return this.constantPointer(slot);
+  }
+
+  /** The quick path with one read of each array's buffer and offset (see SolverBase.quickRun). @internal */
+  override quickRun(
+    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param,
+    positive0: boolean, dt: number,
+  ): boolean {
+    const buffer = this.memoryBuffer;
+    if (x.buffer !== buffer || v.buffer !== buffer || (g !== null && g.buffer !== buffer) || (q !== null && q.buffer !== buffer) ||
+      (typeof a !== 'number' && a.buffer !== buffer) || (typeof b !== 'number' && b.buffer !== buffer)) {
+      return super.quickRun(mode, x, v, g, q, a, b, positive0, dt);
+    }
+    // Every array has n floats: two overlap unless their offsets differ by ≥ n·4 bytes, and an
+    // input may sit on an output only at the same offset (the identical array).
+    const n = x.length;
+    const bytes = n * 4;
+    const px = x.byteOffset, pv = v.byteOffset, pg = g ? g.byteOffset : 0, pq = q ? q.byteOffset : 0;
+    if (px < pv + bytes && pv < px + bytes) return false;
+    if (g !== null && (clash(pg, px, bytes) || clash(pg, pv, bytes))) return false;
+    if (q !== null && (clash(pq, px, bytes) || clash(pq, pv, bytes))) return false;
+    const k = this.kernels;
+    let pa = 0, pb = 0;
+    if (typeof a !== 'number') {
+      pa = a.byteOffset;
+      if (clash(pa, px, bytes) || clash(pa, pv, bytes) || k.firstInvalid(pa, n, positive0 ? 1 : 0) >= 0) return false;
+    }
+    if (typeof b !== 'number') {
+      pb = b.byteOffset;
+      if (clash(pb, px, bytes) || clash(pb, pv, bytes) || k.firstInvalid(pb, n, 0) >= 0) return false;
+    }
+    if (typeof a === 'number' && typeof b === 'number') {
+      k.springUniform(px, pv, pg, pq, n, mode, a, b, dt);
+      return true;
+    }
+    if (typeof a === 'number') {
+      this.heap[CONSTANTS >> 2] = a;
+      pa = CONSTANTS;
+    }
+    if (typeof b === 'number') {
+      this.heap[(CONSTANTS >> 2) + 1] = b;
+      pb = CONSTANTS + 4;
+    }
+    k.springPerElement(px, pv, pg, pq, n, mode, pa, typeof a === 'number' ? 0 : 1, pb, typeof b === 'number' ? 0 : 1, dt, 0);
+    return true;
   }
 
   override preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun {
