@@ -80,12 +80,11 @@ export function springApplyKept(
   if (dt == 0) return;
   let i = 0;
   if (ASC_FEATURE_SIMD) {
-    for (; i + 4 <= n; i += 4) {
-      const c = coef + <usize>i * 24;
-      cxx = v128.load(c); cxv = v128.load(c, 16); cxq = v128.load(c, 32);
-      cvx = v128.load(c, 48); cvv = v128.load(c, 64); cvq = v128.load(c, 80);
-      applyX4(x, v, g, q, i);
-    }
+    // One loop per goal layout, coefficients in locals (the same operations as applyX4, so the same bits)
+    if (g && q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, true, true);
+    else if (g) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, true, false);
+    else if (q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, false, true);
+    else for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, false, false);
     for (; i < n; i++) {
       const a = paramAt(p0, p0Stride, i), b = paramAt(p1, p1Stride, i);
       springTransition(stiffnessOf(mode, a, b), dampingOf(mode, a, b), dt);
@@ -108,7 +107,8 @@ export function springApplyKept(
 
 // Coefficients of the four elements from i: the f32x4 critical path where it applies, else
 // the general transition in f64x2 rounded to f32x4 (as springVarying).
-function blockCoefficients(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, withQ: bool): void {
+// @ts-ignore: decorator
+@inline function blockCoefficients(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, withQ: bool): void {
   const a = paramX4(p0, p0Stride, i);
   if (mode == MODE_CRITICAL && criticalX4(a, dt, withQ)) return;
   const b = paramX4(p1, p1Stride, i);
@@ -128,7 +128,8 @@ function blockCoefficients(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Str
  * u = 1 and for large u (docs/DECISIONS.md has the error budget). Returns false (nothing set)
  * when a lane has u > CRITICAL_U_MAX or h = 0.
  */
-function criticalX4(h: v128, t: f64, withQ: bool): bool {
+// @ts-ignore: decorator
+@inline function criticalX4(h: v128, t: f64, withQ: bool): bool {
   const c = f64x2.splat(TWO_LN2 * t);
   const uLo = f64x2.div(c, lowX2(h));
   const uHi = f64x2.div(c, highX2(h));
@@ -195,6 +196,26 @@ function criticalX4(h: v128, t: f64, withQ: bool): bool {
     const qi = v128.load(q + off);
     xn = f32x4.add(xn, f32x4.mul(cxq, qi));
     vn = f32x4.add(vn, f32x4.mul(cvq, qi));
+  }
+  v128.store(x + off, f32x4.add(gi, xn));
+  v128.store(v + off, vn);
+}
+
+// applyX4 with the coefficients kept at coef (block i/4); hasG / hasQ are constants at the call sites.
+// @ts-ignore: decorator
+@inline function keptX4(x: usize, v: usize, g: usize, q: usize, i: i32, coef: usize, hasG: bool, hasQ: bool): void {
+  const c = coef + <usize>i * 24;
+  const off = <usize>i << 2;
+  const xi = v128.load(x + off);
+  const vi = v128.load(v + off);
+  const gi = hasG ? v128.load(g + off) : f32x4.splat(0);
+  const y = f32x4.sub(xi, gi);
+  let xn = f32x4.add(f32x4.mul(v128.load(c), y), f32x4.mul(v128.load(c, 16), vi));
+  let vn = f32x4.add(f32x4.mul(v128.load(c, 48), y), f32x4.mul(v128.load(c, 64), vi));
+  if (hasQ) {
+    const qi = v128.load(q + off);
+    xn = f32x4.add(xn, f32x4.mul(v128.load(c, 32), qi));
+    vn = f32x4.add(vn, f32x4.mul(v128.load(c, 80), qi));
   }
   v128.store(x + off, f32x4.add(gi, xn));
   v128.store(v + off, vn);

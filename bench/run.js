@@ -2,7 +2,7 @@
 // per-element parameters, against the JS backend (and, for the core kernels, against the SIMD
 // data-movement floor). The rows come from the suites in bench/suites/. See bench/README.md.
 //
-//   node bench/run.js              full run (~5½ min), writes bench/results/latest.json
+//   node bench/run.js              full run, writes bench/results/latest.json (ignored) and summary.json
 //   node bench/run.js --quick      core kernels at N = 4096 and 65536 (~10 s)
 //   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics; comma-separated)
 //   node bench/run.js --filter critical    only kernels whose name contains "critical"
@@ -446,5 +446,24 @@ const fileName = partial ? 'latest-partial.json' : QUICK ? 'latest-quick.json' :
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, fileName), JSON.stringify(result, null, 2) + '\n');
 console.log(`\nwrote bench/results/${fileName} (${rows.length} rows) in ${wallSeconds.toFixed(1)} s`);
+// A full run also writes bench/results/summary.json, the small file the README's table comes
+// from (committed; latest.json, with every statistic, is git-ignored).
+if (!partial && !QUICK) {
+  const round = (x) => (x === null || x === undefined ? null : Number(x.toPrecision(3)));
+  const summary = {
+    date: result.date,
+    commit: result.commit,
+    machine: `${result.machine.node}, ${result.machine.cpu} × ${result.machine.cores}`,
+    dt: DT,
+    rows: rows.map((r) => ({
+      suite: r.suite, kernel: r.kernel, variant: r.variant, params: r.params, backend: r.backend, arrays: r.arrays, n: r.n,
+      nsPerElement: round(r.nsPerElement), speedupVsJs: round(r.speedupVsJs), speedupVsPlainJs: round(r.speedupVsPlainJs), vsFloor: round(r.vsFloor),
+      noisy: r.noisy,
+    })),
+    checks: checks.map((c) => ({ suite: c.suite, name: c.name, status: c.status, value: round(c.value), unit: c.unit ?? null, noisy: Boolean(c.noisy) })),
+  };
+  writeFileSync(join(resultsDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
+  console.log('wrote bench/results/summary.json');
+}
 
 for (const solver of Object.values(solvers)) solver.dispose();
