@@ -157,10 +157,12 @@ function measureOnce(label, n, call, reset, budgetOptions) {
   const [task] = bench.runSync();
   const result = task.result;
   if (result.state !== 'completed') {
-    throw new Error(`${label}: ${result.state}${result.error ? `: ${result.error.message}` : ''}`);
+    const error = /** @type {{ error?: Error }} */ (result).error;
+    throw new Error(`${label}: ${result.state}${error ? `: ${error.message}` : ''}`);
   }
   const latency = result.latency; // ms per call
-  const perElement = (ms) => (ms * 1e6) / n;
+  /** @param {number | undefined} ms */
+  const perElement = (ms) => ((ms ?? NaN) * 1e6) / n;
   return {
     nsPerElement: perElement(latency.mean),
     nsPerElementP50: perElement(latency.p50),
@@ -186,6 +188,7 @@ const MAX_ATTEMPTS = 3;
 const isNoisy = (s) => s.rmePercent > NOISY_RME || s.nsPerElement > NOISY_SKEW * s.nsPerElementP50;
 
 function measure(label, n, call, reset, budgetOptions) {
+  /** @type {ReturnType<typeof measureOnce> | null} */
   let best = null;
   let attempts = 0;
   while (attempts < MAX_ATTEMPTS && (best === null || isNoisy(best))) {
@@ -193,18 +196,28 @@ function measure(label, n, call, reset, budgetOptions) {
     const stats = measureOnce(label, n, call, reset, budgetOptions);
     if (best === null || stats.nsPerElement < best.nsPerElement) best = stats;
   }
-  return { ...best, attempts, noisy: isNoisy(best) };
+  const stats = /** @type {ReturnType<typeof measureOnce>} */ (best);
+  return { ...stats, attempts, noisy: isNoisy(stats) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Run
 
+/** @type {Record<string, import('../dist/index.js').Solver>} */
 const solvers = {};
-for (const backend of BACKENDS) {
+for (const backend of /** @type {import('../dist/index.js').Backend[]} */ (BACKENDS)) {
   solvers[backend] = await createSolver(backend === 'js' ? { backend } : { backend, memoryBytes: MEMORY_BYTES });
   if (solvers[backend].backend !== backend) throw new Error(`asked for ${backend}, got ${solvers[backend].backend}`);
 }
 
+/**
+ * One measured row: the task, the statistics, and the ratios computed after the run.
+ * @typedef {{ suite: string, kernel: string, variant: string | null, params: string, backend: string, arrays: string, n: number,
+ *   nsPerElement: number, nsPerElementP50: number, nsPerElementP75: number, nsPerElementMoe: number, rmePercent: number,
+ *   samples: number, callsPerSample: number, attempts: number, noisy: boolean,
+ *   speedupVsJs?: number | null, speedupVsPlainJs?: number | null, vsFloor?: number | null }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
 const warnings = [];
 
@@ -230,19 +243,22 @@ for (const group of plan) {
       process.stdout.write('.');
     }
   }
-  group.tasks = null; // their data can go
+  group.tasks = []; // their data can go
   process.stdout.write('\n');
 }
 
 // Speedup over JS (same suite, kernel, variant, params, N, this run) and ratio to the floor
 // (SIMD rows of a suite with a floor: the core kernels).
-/** The fastest per-call plain-JS loop row of `row`'s suite, kernel, params and N. */
+/**
+ * The fastest per-call plain-JS loop row of `row`'s suite, kernel, params and N.
+ * @param {Row} row @returns {Row | null}
+ */
 function fastestPlain(row) {
   const loops = rows.filter(
     (r) => r.suite === row.suite && r.kernel === row.kernel && r.params === row.params && r.n === row.n &&
       r.backend === 'plain-js' && r.variant !== 'plain-JS kept matrix',
   );
-  return loops.reduce((best, r) => (best === null || r.nsPerElement < best.nsPerElement ? r : best), null);
+  return loops.reduce((/** @type {Row | null} */ best, r) => (best === null || r.nsPerElement < best.nsPerElement ? r : best), null);
 }
 const same = (a, b) => a.suite === b.suite && a.kernel === b.kernel && a.variant === b.variant && a.params === b.params && a.n === b.n;
 for (const row of rows) {
@@ -323,7 +339,7 @@ function targetsOf(suite) {
     speedup({ kernel, variant = null, params, n, min, where = `N = ${n}` }) {
       const row = find(kernel, params, 'simd', n, variant);
       const name = `SIMD ≥ ${min}× JS at ${where}: ${label({ kernel, variant })} (${params})`;
-      if (!row || row.speedupVsJs === null) return add({ name, status: 'SKIP', value: null, target: min });
+      if (!row || row.speedupVsJs === null || row.speedupVsJs === undefined) return add({ name, status: 'SKIP', value: null, target: min });
       const noisy = row.noisy || Boolean(find(kernel, params, 'js', n, variant)?.noisy);
       add({ name, status: row.speedupVsJs >= min ? 'PASS' : 'FAIL', value: row.speedupVsJs, target: min, unit: '×JS', noisy });
     },
@@ -380,8 +396,8 @@ function targetsOf(suite) {
     floorRatio({ kernel, n, max }) {
       const name = `SIMD ≤ ${max}× floor at N = ${n}: ${kernel} (uniform)`;
       const row = find(kernel, 'uniform', 'simd', n);
-      if (!row || row.vsFloor === null) return add({ name, status: 'SKIP', value: null, target: max });
       const floor = find('dataMovementFloor', 'none', 'simd', n);
+      if (!row || !floor || row.vsFloor === null || row.vsFloor === undefined) return add({ name, status: 'SKIP', value: null, target: max });
       const noisy = row.noisy || floor.noisy;
       add({ name, status: row.vsFloor <= max ? 'PASS' : 'FAIL', value: row.vsFloor, target: max, unit: '×floor', noisy });
     },
