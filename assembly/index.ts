@@ -18,6 +18,7 @@ export * from './kernels/quat-batch';
 export * from './kernels/root-anchor';
 export * from './kernels/pose-inertialize';
 export * from './kernels/strided-spring';
+export * from './kernels/spring-per-element';
 
 // For the tests and the benchmark only: the maths probes and the data-movement floor.
 export * from './testing/floor';

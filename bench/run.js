@@ -2,7 +2,7 @@
 // per-element parameters, against the JS backend (and, for the core kernels, against the SIMD
 // data-movement floor). The rows come from the suites in bench/suites/. See bench/README.md.
 //
-//   node bench/run.js              full run (~5½ min), writes bench/results/latest.json
+//   node bench/run.js              full run, writes bench/results/latest.json (ignored) and summary.json
 //   node bench/run.js --quick      core kernels at N = 4096 and 65536 (~10 s)
 //   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics, three; comma-separated)
 //   node bench/run.js --filter critical    only kernels whose name contains "critical"
@@ -22,9 +22,10 @@ import composite from './suites/composite.js';
 import quat from './suites/quat.js';
 import dynamics from './suites/dynamics.js';
 import three from './suites/three-buffers.js';
+import callers from './suites/callers.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics, three];
+const SUITES = [core, composite, quat, dynamics, callers, three];
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -157,10 +158,12 @@ function measureOnce(label, n, call, reset, budgetOptions) {
   const [task] = bench.runSync();
   const result = task.result;
   if (result.state !== 'completed') {
-    throw new Error(`${label}: ${result.state}${result.error ? `: ${result.error.message}` : ''}`);
+    const error = /** @type {{ error?: Error }} */ (result).error;
+    throw new Error(`${label}: ${result.state}${error ? `: ${error.message}` : ''}`);
   }
   const latency = result.latency; // ms per call
-  const perElement = (ms) => (ms * 1e6) / n;
+  /** @param {number | undefined} ms */
+  const perElement = (ms) => ((ms ?? NaN) * 1e6) / n;
   return {
     nsPerElement: perElement(latency.mean),
     nsPerElementP50: perElement(latency.p50),
@@ -186,6 +189,7 @@ const MAX_ATTEMPTS = 3;
 const isNoisy = (s) => s.rmePercent > NOISY_RME || s.nsPerElement > NOISY_SKEW * s.nsPerElementP50;
 
 function measure(label, n, call, reset, budgetOptions) {
+  /** @type {ReturnType<typeof measureOnce> | null} */
   let best = null;
   let attempts = 0;
   while (attempts < MAX_ATTEMPTS && (best === null || isNoisy(best))) {
@@ -193,18 +197,28 @@ function measure(label, n, call, reset, budgetOptions) {
     const stats = measureOnce(label, n, call, reset, budgetOptions);
     if (best === null || stats.nsPerElement < best.nsPerElement) best = stats;
   }
-  return { ...best, attempts, noisy: isNoisy(best) };
+  const stats = /** @type {ReturnType<typeof measureOnce>} */ (best);
+  return { ...stats, attempts, noisy: isNoisy(stats) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Run
 
+/** @type {Record<string, import('../dist/index.js').Solver>} */
 const solvers = {};
-for (const backend of BACKENDS) {
+for (const backend of /** @type {import('../dist/index.js').Backend[]} */ (BACKENDS)) {
   solvers[backend] = await createSolver(backend === 'js' ? { backend } : { backend, memoryBytes: MEMORY_BYTES });
   if (solvers[backend].backend !== backend) throw new Error(`asked for ${backend}, got ${solvers[backend].backend}`);
 }
 
+/**
+ * One measured row: the task, the statistics, and the ratios computed after the run.
+ * @typedef {{ suite: string, kernel: string, variant: string | null, params: string, backend: string, arrays: string, n: number,
+ *   nsPerElement: number, nsPerElementP50: number, nsPerElementP75: number, nsPerElementMoe: number, rmePercent: number,
+ *   samples: number, callsPerSample: number, attempts: number, noisy: boolean,
+ *   speedupVsJs?: number | null, speedupVsPlainJs?: number | null, vsFloor?: number | null }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
 const warnings = [];
 
@@ -219,7 +233,7 @@ for (const group of plan) {
   process.stdout.write(`${heading(group)}: `);
   for (const task of group.tasks) {
     for (const backend of task.backends ?? BACKENDS) {
-      const run = task.setup(solvers[backend], backend);
+      const run = task.setup(solvers[backend] ?? null, backend);
       const arrays = task.arrays ?? 'alloc';
       const stats = measure(`${label(task)} ${task.params} ${backend} N=${n}`, n, run.call, run.reset, budget(n, backend, Boolean(task.floor)));
       if (!run.bounded()) {
@@ -230,12 +244,23 @@ for (const group of plan) {
       process.stdout.write('.');
     }
   }
-  group.tasks = null; // their data can go
+  group.tasks = []; // their data can go
   process.stdout.write('\n');
 }
 
 // Speedup over JS (same suite, kernel, variant, params, N, this run) and ratio to the floor
 // (SIMD rows of a suite with a floor: the core kernels).
+/**
+ * The fastest per-call plain-JS loop row of `row`'s suite, kernel, params and N.
+ * @param {Row} row @returns {Row | null}
+ */
+function fastestPlain(row) {
+  const loops = rows.filter(
+    (r) => r.suite === row.suite && r.kernel === row.kernel && r.params === row.params && r.n === row.n &&
+      r.backend === 'plain-js' && r.variant !== 'plain-JS kept matrix',
+  );
+  return loops.reduce((/** @type {Row | null} */ best, r) => (best === null || r.nsPerElement < best.nsPerElement ? r : best), null);
+}
 const same = (a, b) => a.suite === b.suite && a.kernel === b.kernel && a.variant === b.variant && a.params === b.params && a.n === b.n;
 for (const row of rows) {
   if (row.kernel === 'dataMovementFloor') {
@@ -243,7 +268,10 @@ for (const row of rows) {
     continue;
   }
   const js = rows.find((r) => same(r, row) && r.backend === 'js');
-  row.speedupVsJs = js ? js.nsPerElement / row.nsPerElement : null;
+  row.speedupVsJs = js && row.backend !== 'plain-js' ? js.nsPerElement / row.nsPerElement : null;
+  // Against the fastest plain-JS loop of the same shape (callers suite; not the kept-matrix loop)
+  const plain = fastestPlain(row);
+  row.speedupVsPlainJs = plain && row.backend !== 'plain-js' ? plain.nsPerElement / row.nsPerElement : null;
   const floor = rows.find((r) => r.suite === row.suite && r.kernel === 'dataMovementFloor' && r.n === row.n);
   row.vsFloor = row.backend === 'simd' && floor ? row.nsPerElement / floor.nsPerElement : null;
 }
@@ -258,7 +286,7 @@ function fmt(value, digits = 3) {
 }
 
 function printTable(list) {
-  const header = ['kernel', 'params', 'backend', 'ns/elem', '±%', 'p75', '×JS', '×floor', 'samples'];
+  const header = ['kernel', 'params', 'backend', 'ns/elem', '±%', 'p75', '×JS', '×plainJS', '×floor', 'samples'];
   const lines = list.map((r) => [
     label(r) + (r.arrays === 'plain' ? ' [plain arrays]' : ''),
     r.params,
@@ -267,6 +295,7 @@ function printTable(list) {
     fmt(r.rmePercent, 2) + (r.noisy ? '!' : ''),
     fmt(r.nsPerElementP75),
     r.speedupVsJs === null ? '' : `${fmt(r.speedupVsJs)}×`,
+    r.speedupVsPlainJs === null || r.speedupVsPlainJs === undefined ? '' : `${fmt(r.speedupVsPlainJs)}×`,
     r.vsFloor === null ? '' : `${fmt(r.vsFloor)}×`,
     String(r.samples),
   ]);
@@ -302,6 +331,8 @@ function find(kernel, params, backend, n, variant = null) {
 }
 function targetsOf(suite) {
   const add = (check) => checks.push({ suite: suite.name, ...check });
+  const findIn = (kernel, params, backend, n, variant = null) =>
+    rows.find((r) => r.suite === suite.name && r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n);
   return {
     fmt,
     find,
@@ -309,7 +340,7 @@ function targetsOf(suite) {
     speedup({ kernel, variant = null, params, n, min, where = `N = ${n}` }) {
       const row = find(kernel, params, 'simd', n, variant);
       const name = `SIMD ≥ ${min}× JS at ${where}: ${label({ kernel, variant })} (${params})`;
-      if (!row || row.speedupVsJs === null) return add({ name, status: 'SKIP', value: null, target: min });
+      if (!row || row.speedupVsJs === null || row.speedupVsJs === undefined) return add({ name, status: 'SKIP', value: null, target: min });
       const noisy = row.noisy || Boolean(find(kernel, params, 'js', n, variant)?.noisy);
       add({ name, status: row.speedupVsJs >= min ? 'PASS' : 'FAIL', value: row.speedupVsJs, target: min, unit: '×JS', noisy });
     },
@@ -324,13 +355,55 @@ function targetsOf(suite) {
       if (value === null || value === undefined) return add({ name, status: 'SKIP', value: null, target: max ?? min });
       const pass = max !== undefined ? value <= max : value >= min;
       add({ name, status: pass ? 'PASS' : 'FAIL', value, target: max ?? min, unit, noisy });
+    /**
+     * SIMD against the fastest plain-JS loop of the same shape: ≥ min× faster, or at most
+     * maxSlowdown× slower.
+     */
+    vsPlain({ kernel, variant = null, params, n, min, maxSlowdown }) {
+      const row = findIn(kernel, params, 'simd', n, variant);
+      const what = `${label({ kernel, variant })} (${params})`;
+      const name = min !== undefined
+        ? `SIMD ≥ ${min}× the fastest plain-JS loop at N = ${n}: ${what}`
+        : `SIMD ≤ ${maxSlowdown}× the time of the fastest plain-JS loop at N = ${n}: ${what}`;
+      const plain = row ? fastestPlain(row) : null;
+      if (!row || !plain) return add({ name, status: 'SKIP', value: null, target: min ?? maxSlowdown });
+      const noisy = row.noisy || plain.noisy;
+      if (min !== undefined) {
+        const value = plain.nsPerElement / row.nsPerElement;
+        return add({ name, status: value >= min ? 'PASS' : 'FAIL', value, target: min, unit: `× ${plain.variant}`, noisy });
+      }
+      const value = row.nsPerElement / plain.nsPerElement;
+      add({ name, status: value <= maxSlowdown ? 'PASS' : 'FAIL', value, target: maxSlowdown, unit: `× the time of ${plain.variant}`, noisy });
+    },
+    /** row ≥ min× faster than `against` (each { kernel, variant, params, backend, n }). */
+    ratio({ name, row, against, min }) {
+      const a = findIn(row.kernel, row.params, row.backend, row.n, row.variant ?? null);
+      const b = findIn(against.kernel, against.params, against.backend, against.n, against.variant ?? null);
+      if (!a || !b) return add({ name, status: 'SKIP', value: null, target: min });
+      const value = b.nsPerElement / a.nsPerElement;
+      add({ name, status: value >= min ? 'PASS' : 'FAIL', value, target: min, unit: '×', noisy: a.noisy || b.noisy });
+    },
+    /** A SIMD row (any variant, params) ≤ max× the floor. */
+    floorRatioOf({ kernel, variant = null, params, n, max }) {
+      const name = `SIMD ≤ ${max}× floor at N = ${n}: ${label({ kernel, variant })} (${params})`;
+      const row = findIn(kernel, params, 'simd', n, variant);
+      const floor = rows.find((r) => r.suite === row?.suite && r.kernel === 'dataMovementFloor' && r.n === n);
+      if (!row || !floor) return add({ name, status: 'SKIP', value: null, target: max });
+      const value = row.nsPerElement / floor.nsPerElement;
+      add({ name, status: value <= max ? 'PASS' : 'FAIL', value, target: max, unit: '×floor', noisy: row.noisy || floor.noisy });
+    },
+    /** A SIMD row against the fastest plain-JS loop, as an information line. */
+    plainInfo({ kernel, variant = null, params, n }) {
+      const row = findIn(kernel, params, 'simd', n, variant);
+      if (!row || row.speedupVsPlainJs === null) return null;
+      return `${label({ kernel, variant })} (${params}) at N = ${n}: SIMD ${fmt(row.speedupVsPlainJs)}× the fastest plain-JS loop`;
     },
     /** SIMD ≤ max× the floor (uniform parameters). */
     floorRatio({ kernel, n, max }) {
       const name = `SIMD ≤ ${max}× floor at N = ${n}: ${kernel} (uniform)`;
       const row = find(kernel, 'uniform', 'simd', n);
-      if (!row || row.vsFloor === null) return add({ name, status: 'SKIP', value: null, target: max });
       const floor = find('dataMovementFloor', 'none', 'simd', n);
+      if (!row || !floor || row.vsFloor === null || row.vsFloor === undefined) return add({ name, status: 'SKIP', value: null, target: max });
       const noisy = row.noisy || floor.noisy;
       add({ name, status: row.vsFloor <= max ? 'PASS' : 'FAIL', value: row.vsFloor, target: max, unit: '×floor', noisy });
     },
@@ -395,5 +468,24 @@ const fileName = partial ? 'latest-partial.json' : QUICK ? 'latest-quick.json' :
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, fileName), JSON.stringify(result, null, 2) + '\n');
 console.log(`\nwrote bench/results/${fileName} (${rows.length} rows) in ${wallSeconds.toFixed(1)} s`);
+// A full run also writes bench/results/summary.json, the small file the README's table comes
+// from (committed; latest.json, with every statistic, is git-ignored).
+if (!partial && !QUICK) {
+  const round = (x) => (x === null || x === undefined ? null : Number(x.toPrecision(3)));
+  const summary = {
+    date: result.date,
+    commit: result.commit,
+    machine: `${result.machine.node}, ${result.machine.cpu} × ${result.machine.cores}`,
+    dt: DT,
+    rows: rows.map((r) => ({
+      suite: r.suite, kernel: r.kernel, variant: r.variant, params: r.params, backend: r.backend, arrays: r.arrays, n: r.n,
+      nsPerElement: round(r.nsPerElement), speedupVsJs: round(r.speedupVsJs), speedupVsPlainJs: round(r.speedupVsPlainJs), vsFloor: round(r.vsFloor),
+      noisy: r.noisy,
+    })),
+    checks: checks.map((c) => ({ suite: c.suite, name: c.name, status: c.status, value: round(c.value), unit: c.unit ?? null, noisy: Boolean(c.noisy) })),
+  };
+  writeFileSync(join(resultsDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
+  console.log('wrote bench/results/summary.json');
+}
 
 for (const solver of Object.values(solvers)) solver.dispose();

@@ -30,6 +30,7 @@ const PARAMS = {
 const pick = (...names) => Object.fromEntries(names.map((name) => [name, PARAMS[name]]));
 
 /** The spring-like kernels measured at every N, with their targets at N = 65536. */
+/** @type {import('./shared.js').MethodSpec[]} */
 const SPRINGS = [
   {
     kernel: 'doubleSpringDamper',
@@ -78,6 +79,7 @@ const PREDICT = {
 };
 
 /** Measured at N = 65536 only (no target). */
+/** @type {import('./shared.js').MethodSpec[]} */
 const SIGNALS = [
   {
     kernel: 'extrapolate',

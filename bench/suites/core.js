@@ -118,6 +118,7 @@ export default {
         });
       },
     };
+    /** @type {import('./shared.js').Task[]} */
     const tasks = [floor];
     for (const kernel of KERNELS) {
       for (const params of ['uniform', 'per-element']) {

@@ -94,10 +94,11 @@ function fixedStepperTasks() {
 }
 
 /** [kernel, variant] of the rows with a target (uniform parameters). */
+/** @type {[string, string?][]} */
 const TARGETED = [
-  ...INTEGRATORS.map((integrator) => ['pdSpring', integrator]),
+  ...INTEGRATORS.map((integrator) => /** @type {[string, string]} */ (['pdSpring', integrator])),
   ['pdSpringRigidBody'],
-  ...METHODS.map((method) => ['SecondOrderDynamics.update', method]),
+  ...METHODS.map((method) => /** @type {[string, string]} */ (['SecondOrderDynamics.update', method])),
 ];
 
 export default {

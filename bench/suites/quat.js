@@ -17,6 +17,7 @@ const W = range(-2, 2, 3); // angular velocity, rad/s
 const HALFLIFE = { uniform: 0.2, lo: 0.05, hi: 1 };
 const T = { uniform: 0.5, lo: 0, hi: 1 };
 
+/** @type {import('./shared.js').MethodSpec[]} */
 const SPRINGS = [
   {
     kernel: 'quatSimpleSpringDamper',

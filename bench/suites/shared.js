@@ -11,6 +11,20 @@
 
 import { mulberry32 } from '../../tools/mulberry32.js';
 
+/**
+ * The shapes the suites and run.js share (checked by `tsc -p tsconfig.typecheck-js.json`).
+ * @typedef {{ width: number, key?: string, fill: (a: Float32Array, random: () => number) => void }} ArraySpec
+ * @typedef {{ uniform: number, lo: number, hi: number }} ParamSpec
+ * @typedef {{ call: () => unknown, reset: () => void, bounded: () => boolean, dispose?: () => void }} Setup
+ * @typedef {{ kernel: string, variant?: string | null, params: string, n: number, backends?: string[],
+ *   arrays?: string, floor?: boolean, setup: (solver: any, backend?: string) => Setup }} Task
+ * @typedef {{ bound?: number, reset?: () => void, dispose?: () => void }} TrackedOptions
+ * @typedef {{ kernel: string, variant?: string | null, n: number, params?: Record<string, ParamSpec> }} ClassTaskSpec
+ * @typedef {ClassTaskSpec & { state: Record<string, ArraySpec>, inputs?: Record<string, ArraySpec>,
+ *   call: (solver: any, arrays: any, params: any) => () => unknown, bound?: number }} MethodTaskSpec
+ * @typedef {Omit<MethodTaskSpec, 'n'>} MethodSpec
+ */
+
 export const DT = 1 / 60;
 export const TWO_PI = 2 * Math.PI;
 export const FOUR_LN2 = 4 * Math.LN2;
@@ -130,6 +144,7 @@ function within(array, bound) {
  * A task's setup result for a call that writes `written`: reset restores their values as they
  * are now (untimed), bounded() checks them. `reset` may be replaced (a class with its own reset).
  */
+/** @param {() => unknown} call @param {Float32Array[]} written @param {TrackedOptions} [options] @returns {Setup} */
 export function tracked(call, written, { bound = 100, reset, dispose } = {}) {
   const initial = written.map((a) => a.slice());
   return {
@@ -147,6 +162,11 @@ const paramModes = (params) => (Object.keys(params).length ? ['uniform', 'per-el
  * The tasks of one call at N = n, one per parameter mode of `params` (name → { uniform, lo, hi }):
  * `setup(solver, mode, memory)` returns the task's setup (see tracked), taking what it needs
  * from `memory`, an arena freed (with the objects it owns) when the task is disposed.
+ */
+/**
+ * @param {ClassTaskSpec} spec
+ * @param {(solver: any, mode: string, memory: ReturnType<typeof arena>) => Setup} setup
+ * @returns {Task[]}
  */
 export function classTasks({ kernel, variant = null, n, params = {} }, setup) {
   return paramModes(params).map((mode) => ({
@@ -166,6 +186,7 @@ export function classTasks({ kernel, variant = null, n, params = {} }, setup) {
  * reset, checked to stay under `bound`) and `inputs` (read only) are name → array spec, `params`
  * name → { uniform, lo, hi }; `call(solver, arrays, params)` returns the timed call.
  */
+/** @param {MethodTaskSpec} spec @returns {Task[]} */
 export function methodTasks({ kernel, variant, n, state, inputs = {}, params = {}, call, bound }) {
   return classTasks({ kernel, variant, n, params }, (solver, mode, memory) => {
     const a = memory.arrays(n, { ...state, ...inputs });
@@ -178,6 +199,7 @@ export function methodTasks({ kernel, variant, n, state, inputs = {}, params = {
  * Adds, for each [kernel, variant] at N = n, the check SIMD ≥ min× JS (uniform parameters) and
  * returns the per-element counterparts as information lines.
  */
+/** @param {any} t @param {[string, (string | null)?][]} list @param {{ n: number, min: number, where?: string }} options */
 export function speedupTargets(t, list, { n, min, where }) {
   return list.map(([kernel, variant = null]) => {
     t.speedup({ kernel, variant, params: 'uniform', n, min, where });

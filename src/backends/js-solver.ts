@@ -32,6 +32,11 @@ export class JsSolver extends SolverBase {
     }
     this.live.delete(array);
     this.freed.add(array.buffer);
+    this.frees++;
+  }
+
+  isUsable(array: Float32Array): boolean {
+    return !this.freed.has(array.buffer);
   }
 
   checkUsable(method: string, name: string, array: Float32Array): void {

@@ -583,6 +583,44 @@ declare namespace __AdaptedExports {
    */
   export function springStrided(x: number, xStride: number, v: number, vStride: number, g: number, gStride: number, q: number, qStride: number, n: number, width: number, mode: number, p0: number, p1: number, dt: number): void;
   /**
+   * assembly/kernels/spring-per-element/keptCoefficientBytes
+   * @param n `i32`
+   * @returns `i32`
+   */
+  export function keptCoefficientBytes(n: number): number;
+  /**
+   * assembly/kernels/spring-per-element/springPerElement
+   * @param x `usize`
+   * @param v `usize`
+   * @param g `usize`
+   * @param q `usize`
+   * @param n `i32`
+   * @param mode `i32`
+   * @param p0 `usize`
+   * @param p0Stride `i32`
+   * @param p1 `usize`
+   * @param p1Stride `i32`
+   * @param dt `f64`
+   * @param coef `usize`
+   */
+  export function springPerElement(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number): void;
+  /**
+   * assembly/kernels/spring-per-element/springApplyKept
+   * @param x `usize`
+   * @param v `usize`
+   * @param g `usize`
+   * @param q `usize`
+   * @param n `i32`
+   * @param mode `i32`
+   * @param p0 `usize`
+   * @param p0Stride `i32`
+   * @param p1 `usize`
+   * @param p1Stride `i32`
+   * @param dt `f64`
+   * @param coef `usize`
+   */
+  export function springApplyKept(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number): void;
+  /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
    * @param v `usize`

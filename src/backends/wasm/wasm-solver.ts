@@ -15,6 +15,8 @@ import { describe, firstInvalidJs, type ParamRule } from '../../core/validate.js
 import type { Param, SpringMode } from '../../core/types.js';
 import { Allocator } from './allocator.js';
 import type { KernelExports } from './kernel-exports.js';
+import type { PreparedRun } from '../../api/prepare.js';
+import { keptSpring, replayKernel } from './prepared.js';
 
 const PAGE = 65536;
 const STATIC_BYTES = PAGE;
@@ -33,9 +35,21 @@ export function createMemory(memoryBytes: number): WebAssembly.Memory {
   return new WebAssembly.Memory({ initial: pages, maximum: pages });
 }
 
+/** Two ranges of `bytes` bytes at offsets p, r overlap without being the same range. */
+function clash(p: number, r: number, bytes: number): boolean {
+  return p !== r && overlaps(p, r, bytes);
+}
+
+/** True when two ranges of `bytes` bytes at p and r share a byte. */
+function overlaps(p: number, r: number, bytes: number): boolean {
+  return p < r + bytes && r < p + bytes;
+}
+
 export class WasmSolver extends SolverBase {
   private readonly allocator: Allocator;
   private readonly heap: Float32Array;
+  /** memory.buffer, looked up once (the memory never grows, so it never changes). @internal */
+  readonly memoryBuffer: ArrayBuffer;
   private kernels: KernelExports;
   /** alloc(0) views, which occupy no block. */
   private readonly empty = new WeakSet<Float32Array>();
@@ -52,6 +66,7 @@ export class WasmSolver extends SolverBase {
     if (kernels.heapBase() > STATIC_BYTES) throw new Error(`internal: static data (${kernels.heapBase()} bytes) exceeds ${STATIC_BYTES}`);
     this.kernels = kernels;
     this.heap = new Float32Array(memory.buffer);
+    this.memoryBuffer = memory.buffer;
     this.allocator = new Allocator(ARENA, memory.buffer.byteLength);
   }
 
@@ -92,8 +107,14 @@ export class WasmSolver extends SolverBase {
     if (!this.live.has(array)) throw new TypeError('free: array was not allocated by this solver (nor is it a view made by alloc), or was already freed');
     this.live.delete(array);
     this.freed.add(array);
+    this.frees++;
     if (this.empty.delete(array)) return;
     this.allocator.release(array.byteOffset);
+  }
+
+  isUsable(array: Float32Array): boolean {
+    if (array.buffer !== this.memory.buffer || this.live.has(array)) return true;
+    return !this.freed.has(array) && (array.length === 0 || this.allocator.inLiveBlock(array.byteOffset, array.byteLength));
   }
 
   checkUsable(method: string, name: string, array: Float32Array): void {
@@ -110,8 +131,9 @@ export class WasmSolver extends SolverBase {
     this.kernels = undefined as unknown as KernelExports;
   }
 
-  private owns(array: Float32Array): boolean {
-    return array.buffer === this.memory.buffer;
+  /** True for an array in this solver's memory. @internal */
+  owns(array: Float32Array): boolean {
+    return array.buffer === this.memoryBuffer;
   }
 
   protected firstInvalid(array: Float32Array, rule: ParamRule): number {
@@ -121,6 +143,12 @@ export class WasmSolver extends SolverBase {
 
   protected runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
     const k = this.kernels;
+    if (this.owns(x) && this.owns(g) && (typeof halflife === 'number' || this.owns(halflife))) {
+      // In place, with no allocation (the quick path of ordinary and prepared calls)
+      if (typeof halflife === 'number') k.damperUniform(x.byteOffset, g.byteOffset, x.length, halflife, dt);
+      else k.damperVarying(x.byteOffset, g.byteOffset, x.length, halflife.byteOffset, 1, dt);
+      return;
+    }
     if (typeof halflife === 'number') {
       this.marshal(x.length, [out(x), input(g)], ([px, pg], n) => k.damperUniform(px, pg, n, halflife, dt));
     } else {
@@ -130,6 +158,14 @@ export class WasmSolver extends SolverBase {
 
   protected runSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, p0: Param, p1: Param, dt: number): void {
     const k = this.kernels;
+    if (this.owns(x) && this.owns(v) && (g === null || this.owns(g)) && (q === null || this.owns(q)) &&
+      (typeof p0 === 'number' || this.owns(p0)) && (typeof p1 === 'number' || this.owns(p1))) {
+      // In place, with no allocation (the quick path of ordinary and prepared calls)
+      const px = x.byteOffset, pv = v.byteOffset, pg = g ? g.byteOffset : 0, pq = q ? q.byteOffset : 0, n = x.length;
+      if (typeof p0 === 'number' && typeof p1 === 'number') k.springUniform(px, pv, pg, pq, n, mode, p0, p1, dt);
+      else k.springPerElement(px, pv, pg, pq, n, mode, this.paramPointer(p0, 0), typeof p0 === 'number' ? 0 : 1, this.paramPointer(p1, 1), typeof p1 === 'number' ? 0 : 1, dt, 0);
+      return;
+    }
     const state = [out(x), out(v), input(g), input(q)];
     if (typeof p0 === 'number' && typeof p1 === 'number') {
       this.marshal(x.length, state, ([px, pv, pg, pq], n) => k.springUniform(px, pv, pg, pq, n, mode, p0, p1, dt));
@@ -138,7 +174,7 @@ export class WasmSolver extends SolverBase {
     const [a, aStride] = this.perElement(p0, 0);
     const [b, bStride] = this.perElement(p1, 1);
     this.marshal(x.length, [...state, input(a), input(b)], ([px, pv, pg, pq, pa, pb], n) =>
-      k.springVarying(px, pv, pg, pq, n, mode, pa || this.constantPointer(0), aStride, pb || this.constantPointer(1), bStride, dt),
+      k.springPerElement(px, pv, pg, pq, n, mode, pa || this.constantPointer(0), aStride, pb || this.constantPointer(1), bStride, dt, 0),
     );
   }
 
@@ -158,6 +194,71 @@ export class WasmSolver extends SolverBase {
     if (typeof p !== 'number') return [p, 1];
     this.heap[this.constantPointer(slot) >> 2] = p;
     return [null, 0];
+  }
+
+  /** A per-element parameter's pointer, or a number stored in constant `slot` and its pointer. */
+  private paramPointer(p: Param, slot: number): number {
+    if (typeof p !== 'number') return p.byteOffset;
+    this.heap[this.constantPointer(slot) >> 2] = p;
+    return this.constantPointer(slot);
+  }
+
+  /** The quick path with one read of each array's buffer and offset (see SolverBase.quickRun). @internal */
+  override quickRun(
+    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param,
+    positive0: boolean, dt: number,
+  ): boolean {
+    const buffer = this.memoryBuffer;
+    if (x.buffer !== buffer || v.buffer !== buffer || (g !== null && g.buffer !== buffer) || (q !== null && q.buffer !== buffer) ||
+      (typeof a !== 'number' && a.buffer !== buffer) || (typeof b !== 'number' && b.buffer !== buffer)) {
+      return super.quickRun(mode, x, v, g, q, a, b, positive0, dt);
+    }
+    // Every array has n floats: two overlap unless their offsets differ by ≥ n·4 bytes, and an
+    // input may sit on an output only at the same offset (the identical array).
+    // Arrays from alloc() (anything else, a view the caller made, goes through the full checks).
+    const live = this.live;
+    if (!live.has(x) || !live.has(v) || (g !== null && !live.has(g)) || (q !== null && !live.has(q)) ||
+      (typeof a !== 'number' && !live.has(a)) || (typeof b !== 'number' && !live.has(b))) {
+      return false;
+    }
+    const n = x.length;
+    const bytes = n * 4;
+    const px = x.byteOffset, pv = v.byteOffset, pg = g ? g.byteOffset : 0, pq = q ? q.byteOffset : 0;
+    if (px < pv + bytes && pv < px + bytes) return false;
+    if (g !== null && (clash(pg, px, bytes) || clash(pg, pv, bytes))) return false;
+    if (q !== null && (clash(pq, px, bytes) || clash(pq, pv, bytes))) return false;
+    const k = this.kernels;
+    let pa = 0, pb = 0;
+    if (typeof a !== 'number') {
+      pa = a.byteOffset;
+      if (overlaps(pa, px, bytes) || overlaps(pa, pv, bytes) || k.firstInvalid(pa, n, positive0) >= 0) return false;
+    }
+    if (typeof b !== 'number') {
+      pb = b.byteOffset;
+      if (overlaps(pb, px, bytes) || overlaps(pb, pv, bytes) || k.firstInvalid(pb, n, false) >= 0) return false;
+    }
+    if (typeof a === 'number' && typeof b === 'number') {
+      k.springUniform(px, pv, pg, pq, n, mode, a, b, dt);
+      return true;
+    }
+    if (typeof a === 'number') {
+      this.heap[CONSTANTS >> 2] = a;
+      pa = CONSTANTS;
+    }
+    if (typeof b === 'number') {
+      this.heap[(CONSTANTS >> 2) + 1] = b;
+      pb = CONSTANTS + 4;
+    }
+    k.springPerElement(px, pv, pg, pq, n, mode, pa, typeof a === 'number' ? 0 : 1, pb, typeof b === 'number' ? 0 : 1, dt, 0);
+    return true;
+  }
+
+  override preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun {
+    return keptSpring(this, mode, x, v, g, q, a, b) ?? super.preparedSpring(mode, x, v, g, q, a, b);
+  }
+
+  override preparedKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[], hasDt: boolean): PreparedRun {
+    return replayKernel(this, kernel, n, operands, params, scalars, hasDt) ?? super.preparedKernel(kernel, n, operands, params, scalars, hasDt);
   }
 
   private constantPointer(slot: number): number {
