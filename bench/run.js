@@ -355,6 +355,7 @@ function targetsOf(suite) {
       if (value === null || value === undefined) return add({ name, status: 'SKIP', value: null, target: max ?? min });
       const pass = max !== undefined ? value <= max : value >= min;
       add({ name, status: pass ? 'PASS' : 'FAIL', value, target: max ?? min, unit, noisy });
+    },
     /**
      * SIMD against the fastest plain-JS loop of the same shape: ≥ min× faster, or at most
      * maxSlowdown× slower.

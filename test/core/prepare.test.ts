@@ -5,18 +5,12 @@
  * prepare and refresh (never read stale without a refresh), and bad input is rejected at prepare
  * and at step like the method's own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Backend, Param, Solver } from '../../dist/index.js';
-import { BACKENDS, FUNCTIONS, callKernel, makeSolver, type FnInfo } from '../helpers/backends.js';
+import { BACKENDS, FUNCTIONS, callKernel, makeSolver, useSolvers, type FnInfo } from '../helpers/backends.js';
 import { fillState, logUniform, mulberry32, timeSteps, type Rng } from '../helpers/random.js';
 
-const solvers = new Map<Backend, Solver>();
-beforeAll(async () => {
-  for (const backend of BACKENDS) solvers.set(backend, await makeSolver(backend, 4 * 1024 * 1024));
-});
-afterAll(() => {
-  for (const solver of solvers.values()) solver.dispose();
-});
+const solvers = useSolvers(4 * 1024 * 1024);
 
 /** Not a multiple of 4: the SIMD kernels finish with a scalar tail. */
 const N = 1003;
@@ -45,7 +39,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   );
 
   it.each(cases)('%s, %s parameters, %s arrays: prepared steps equal ordinary calls bit for bit', (_name, pm, layout, fn) => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const owned: Float32Array[] = [];
     const make = () => {
       if (layout === 'plain') return new Float32Array(N);
@@ -76,7 +70,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   });
 
   it('reads per-element parameters at prepare and refresh only, and state and goals live', () => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const [x, v, g, q, h, x2, v2] = [0, 0, 0, 0, 0, 0, 0].map(() => solver.alloc(N));
     const rng = mulberry32(5);
     fillState(rng, x, v, g, q);
@@ -116,7 +110,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   });
 
   it('takes one parameter per item with itemSize', () => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const n = 3 * 335;
     const [x, v, g, q, x2, v2] = [0, 0, 0, 0, 0, 0].map(() => solver.alloc(n));
     const rng = mulberry32(11);
@@ -142,7 +136,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   });
 
   it('prepares the other families like their methods, bit for bit', () => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const rng = mulberry32(3);
     const n = 101;
     const arr = (width = 1) => new Float32Array(n * width).map(() => rng() * 2 - 1);
@@ -187,7 +181,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   });
 
   it('rejects bad input at prepare as the method does, and a bad dt at step', () => {
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const [x, v, g, q] = [0, 0, 0, 0].map(() => new Float32Array(8));
     const bad = new Float32Array(7);
     const prepare = solver.prepare as unknown as (m: unknown, ...a: unknown[]) => (dt?: unknown) => void;
@@ -213,7 +207,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   it('ordinary calls on alloc() arrays: overlaps and bad per-element values still rejected, an input may be an output', () => {
     // The quick path of the ordinary call compares byte offsets; whatever it declines goes
     // through the full checks, so the errors are the full checks' own.
-    const solver = solvers.get(backend)!;
+    const solver = solvers[backend];
     const block = solver.alloc(64);
     const x = block.subarray(0, 16);
     const v = block.subarray(16, 32);
@@ -224,7 +218,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       new RangeError('simpleSpringDamper: x and v overlap in memory; outputs must be distinct arrays'),
     );
     expect(() => solver.simpleSpringDamper(x, v, block.subarray(20, 36), 0.2, 1 / 60)).toThrow(
-      new RangeError('simpleSpringDamper: v and g overlap in memory; an input may alias an output only as the identical array'),
+      new RangeError('simpleSpringDamper: v and g overlap in memory; g may only be the very same array as x or v'),
     );
     expect(() => solver.criticalSpringDamper(x, v, g, g, block.subarray(24, 40), 1 / 60)).toThrow(RangeError);
     solver.criticalSpringDamper(x, v, g, g, block.subarray(36, 52).fill(0.2), 1 / 60); // inputs may overlap inputs
@@ -239,6 +233,25 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     solver.simpleSpringDamper(x, v, x, h, 1 / 60);
     expect(x[0]).toBe(1);
     solver.free(block);
+  });
+
+  it('refuses a freed array at the next step, and −0 and freed arrays in ordinary calls, writing nothing', async () => {
+    const solver = await makeSolver(backend, 1024 * 1024);
+    const [x, v, g] = [0, 0, 0].map(() => solver.alloc(8).fill(1));
+    const step = solver.prepare('simpleSpringDamper', x, v, g, 0.2);
+    step(1 / 60);
+    const unrelated = solver.alloc(4);
+    solver.free(unrelated); // a free elsewhere: the step checks its arrays again and goes on
+    step(1 / 60);
+    solver.free(g);
+    const before = Float32Array.from(x);
+    expect(() => step(1 / 60)).toThrow(new TypeError('simpleSpringDamper: g was freed (solver.free); it must not be used afterwards'));
+    expect(() => solver.simpleSpringDamper(x, v, g, 0.2, 1 / 60)).toThrow(TypeError);
+    expect(() => solver.simpleSpringDamper(x, v, new Float32Array(8), -0, 1 / 60)).toThrow(RangeError);
+    expect(() => solver.damper(x, new Float32Array(8), -0, 1 / 60)).toThrow(RangeError);
+    expect(x).toEqual(before);
+    step.dispose();
+    solver.dispose();
   });
 
   it('throws after the solver is disposed', async () => {
