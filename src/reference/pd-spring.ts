@@ -41,9 +41,9 @@
  *
  * Exact transition (written so that s = 0 is never divided by and no equilibrium g + d·q/s is
  * formed): with φ the impulse response (φ(0) = 0, φ'(0) = 1) of e'' + d·e' + s·e = 0,
- *     m01 = φ(dt), m11 = φ'(dt), m00 = m11 + d·m01, m10 = −s·m01, P = ∫0^dt φ,
- *     x' = g + m00·(x − g) + m01·v + (d·P)·q
- *     v' = m10·(x − g) + m11·v + (d·m01)·q
+ *     xv = φ(dt), vv = φ'(dt), xx = vv + d·xv, vx = −s·xv, P = ∫0^dt φ,
+ *     x' = g + xx·(x − g) + xv·v + (d·P)·q
+ *     v' = vx·(x − g) + vv·v + (d·xv)·q
  * See `linearTransition` for how the coefficients are evaluated without cancellation.
  */
 
@@ -61,14 +61,14 @@ export interface PdSpringOptions {
 
 /**
  * Homogeneous transition of e'' + 2ζω·e' + ω²·e = 0 over `dt` plus the integral of the
- * impulse response: [e(dt), e'(dt)] = [[m00, m01], [m10, m11]]·[e(0), e'(0)], p = ∫0^dt m01(t) dt.
+ * impulse response: [e(dt), e'(dt)] = [[xx, xv], [vx, vv]]·[e(0), e'(0)], P = ∫0^dt xv(t) dt.
  */
 export interface LinearTransition {
-  m00: number;
-  m01: number;
-  m10: number;
-  m11: number;
-  p: number;
+  xx: number;
+  xv: number;
+  vx: number;
+  vv: number;
+  P: number;
 }
 
 /** Number of Taylor terms used when every root r of r² + d·r + s = 0 has |r|·dt ≤ 2. */
@@ -82,22 +82,22 @@ const NEAR_CRITICAL_TERMS = 10;
  * Dimensionless variables: u = ω·dt, τ = ζ·u (decay exponent), z = (s − d²/4)·dt² = u²·(1 − ζ²)
  * (z > 0 under-damped, z = 0 critical, z < 0 over-damped). With E = e^{−τ},
  * C(z) = cos √z (cosh √−z) and S(z) = sin √z / √z (sinh √−z / √−z):
- *     m01 = dt·E·S,  m00 = E·(C + τ·S),  m11 = E·(C − τ·S),  P = dt²·(1 − m00)/u².
+ *     xv = dt·E·S,  xx = E·(C + τ·S),  vv = E·(C − τ·S),  P = dt²·(1 − xx)/u².
  * Regimes (chosen so that nothing cancels catastrophically and nothing divides by ~0):
  *  1. τ + √|z| ≤ 2 (both roots small: includes ω = 0, dt → 0): Taylor series of φ in dt from the
- *     recurrence φ^(n+2) = −d·φ^(n+1) − s·φ^(n); gives m00, m01, m11 and P directly.
+ *     recurrence φ^(n+2) = −d·φ^(n+1) − s·φ^(n); gives xx, xv, vv and P directly.
  *  2. |z| ≤ 1/4 (near critical, e.g. ζ = 1 ± 1e-6): power series of C and S in z — never divides by
- *     √z; here u² ≥ 2, so P = dt²(1 − m00)/u² is well conditioned.
+ *     √z; here u² ≥ 2, so P = dt²(1 − xx)/u² is well conditioned.
  *  3. z > 1/4 (under-damped): cos/sin; u² ≥ z > 1/4, P as above.
  *  4. z < −1/4 (over-damped): exponentials of the two real roots, the slow exponent computed as
- *     κ = u²/(τ + √−z) (= τ − √−z without cancellation); P = dt²(1 − m00)/u² when u² ≥ 1/4, else the
+ *     κ = u²/(τ + √−z) (= τ − √−z without cancellation); P = dt²(1 − xx)/u² when u² ≥ 1/4, else the
  *     root form P = dt²·(g(−κ) − g(−(τ + √−z)))/(2√−z) with g(x) = expm1(x)/x.
  */
 export function linearTransition(
   uaf: number,
   dampingRatio: number,
   dt: number,
-  out: LinearTransition = { m00: 1, m01: 0, m10: 0, m11: 1, p: 0 },
+  out: LinearTransition = { xx: 1, xv: 0, vx: 0, vv: 1, P: 0 },
 ): LinearTransition {
   const omega = uaf;
   const zeta = dampingRatio;
@@ -106,9 +106,9 @@ export function linearTransition(
   // (1 − ζ)(1 + ζ) instead of 1 − ζ² keeps z exactly 0 at ζ = 1 and relatively accurate near it.
   const z = u * u * ((1 - zeta) * (1 + zeta));
   const u2 = u * u;
-  let m00: number;
-  let m01h: number; // m01 / dt
-  let m11: number;
+  let xx: number;
+  let m01h: number; // xv / dt
+  let vv: number;
   let ph2 = NaN; // P / dt² (NaN = not yet computed)
 
   if (tau + Math.sqrt(Math.abs(z)) <= 2) {
@@ -117,14 +117,14 @@ export function linearTransition(
     let a0 = 0;
     let a1 = 1;
     let invFact = 1; // 1/n!
-    m11 = 0;
+    vv = 0;
     m01h = 0;
     ph2 = 0;
     for (let n = 0; n < TAYLOR_TERMS; n++) {
       const t11 = a1 * invFact; // α_{n+1}/n!       → φ'(dt)
       const t01 = t11 / (n + 1); // α_{n+1}/(n+1)!  → φ(dt)/dt
       const tp = t01 / (n + 2); // α_{n+1}/(n+2)!   → P/dt²
-      m11 += t11;
+      vv += t11;
       m01h += t01;
       ph2 += tp;
       const a2 = -2 * tau * a1 - u2 * a0;
@@ -133,7 +133,7 @@ export function linearTransition(
       invFact /= n + 1;
       if (a0 === 0 && a1 === 0) break; // ω = 0: φ(t) = t exactly
     }
-    m00 = m11 + 2 * tau * m01h; // m00 = φ' + d·φ
+    xx = vv + 2 * tau * m01h; // xx = φ' + d·φ
   } else {
     let eC: number; // E·C
     let eS: number; // E·S
@@ -169,17 +169,17 @@ export function linearTransition(
       }
     }
     m01h = eS;
-    m00 = eC + tau * eS;
-    m11 = eC - tau * eS;
+    xx = eC + tau * eS;
+    vv = eC - tau * eS;
     // u² ≥ 1/4 in regimes 2–3 and in regime 4 unless the root form above was used.
-    if (Number.isNaN(ph2)) ph2 = (1 - m00) / u2;
+    if (Number.isNaN(ph2)) ph2 = (1 - xx) / u2;
   }
 
-  out.m00 = m00;
-  out.m01 = dt * m01h;
-  out.m10 = -omega * omega * dt * m01h;
-  out.m11 = m11;
-  out.p = dt * dt * ph2;
+  out.xx = xx;
+  out.xv = dt * m01h;
+  out.vx = -omega * omega * dt * m01h;
+  out.vv = vv;
+  out.P = dt * dt * ph2;
   return out;
 }
 
@@ -290,7 +290,7 @@ export function pdSpring(
       }
       return;
     case 'exact': {
-      const T: LinearTransition = { m00: 1, m01: 0, m10: 0, m11: 1, p: 0 };
+      const T: LinearTransition = { xx: 1, xv: 0, vx: 0, vv: 1, P: 0 };
       let lastOmega = NaN;
       let lastZeta = NaN;
       for (let i = 0; i < n; i++) {
@@ -307,8 +307,8 @@ export function pdSpring(
         const e = (pos[i] as number) - g;
         const v = vel[i] as number;
         // closed form of x'' = ω²(g − x) + 2ζω(q − v) over dt (see linearTransition)
-        pos[i] = g + T.m00 * e + T.m01 * v + d * T.p * q;
-        vel[i] = T.m10 * e + T.m11 * v + d * T.m01 * q;
+        pos[i] = g + T.xx * e + T.xv * v + d * T.P * q;
+        vel[i] = T.vx * e + T.vv * v + d * T.xv * q;
       }
       return;
     }

@@ -86,7 +86,7 @@ export class SecondOrderDynamicsReference {
   readonly y: Float64Array;
   readonly yd: Float64Array;
   private readonly out: Float32Array;
-  private readonly transition: LinearTransition = { m00: 1, m01: 0, m10: 0, m11: 1, p: 0 };
+  private readonly transition: LinearTransition = { xx: 1, xv: 0, vx: 0, vv: 1, P: 0 };
 
   /**
    * @param n    number of channels
@@ -237,20 +237,20 @@ export class SecondOrderDynamicsReference {
     // First-order hold: x(t) = xPrev + slope·t over the step, slope = (x − xPrev)/dt; forcing
     // u(t) = x(t) + k3·xd. Ramp particular solution of k2·y'' + k1·y' + y = u(t):
     // yP(t) = u(t) − k1·slope, yP' = slope; the rest decays by the homogeneous transition:
-    //   y(dt) = x + k3·xd − k1·slope + m00·(y − xPrev − k3·xd + k1·slope) + m01·(yd − slope)
-    //   y'(dt) = slope + m10·(y − xPrev − k3·xd + k1·slope) + m11·(yd − slope).
+    //   y(dt) = x + k3·xd − k1·slope + xx·(y − xPrev − k3·xd + k1·slope) + xv·(yd − slope)
+    //   y'(dt) = slope + vx·(y − xPrev − k3·xd + k1·slope) + vv·(yd − slope).
     // Written so, k1·slope cancels between terms far larger than the state (k1·|Δx|/dt, 1.5e4 for
     // f = 0.1 Hz, ζ = 4, dt = 1/60, Δx = 20). Collected on e = y − xPrev, U = k3·xd, yd and
-    // Δ = x − xPrev instead, with 1 − m00 = s·P (P = ∫₀^dt m01, s = ω²), k1·s = d = 2ζω and
-    // 1 − m11 − d·m01 = 1 − m00, every coefficient is bounded and no k1·slope is formed:
-    //   y(dt) = y + C·(U − e) + m01·yd + D·Δ,   C = 1 − m00 = s·P,  D = 1 − (d·P + m01)/dt
-    //   y'(dt) = m10·(e − U) + m11·yd + I·Δ,   I = C/dt
-    const C = w * w * T.p;
-    const D = 1 - (2 * (this.zeta[i] as number) * w * T.p + T.m01) / dt;
+    // Δ = x − xPrev instead, with 1 − xx = s·P (P = ∫₀^dt xv, s = ω²), k1·s = d = 2ζω and
+    // 1 − vv − d·xv = 1 − xx, every coefficient is bounded and no k1·slope is formed:
+    //   y(dt) = y + C·(U − e) + xv·yd + D·Δ,   C = 1 − xx = s·P,  D = 1 − (d·P + xv)/dt
+    //   y'(dt) = vx·(e − U) + vv·yd + I·Δ,   I = C/dt
+    const C = w * w * T.P;
+    const D = 1 - (2 * (this.zeta[i] as number) * w * T.P + T.xv) / dt;
     const e = y - xPrev;
     const U = k3 * xd;
     const delta = x - xPrev;
-    this.y[i] = y + C * (U - e) + T.m01 * yd + D * delta;
-    this.yd[i] = T.m10 * (e - U) + T.m11 * yd + (C / dt) * delta;
+    this.y[i] = y + C * (U - e) + T.xv * yd + D * delta;
+    this.yd[i] = T.vx * (e - U) + T.vv * yd + (C / dt) * delta;
   }
 }

@@ -254,7 +254,7 @@ describe("pdSpring 'exact' matches the textbook closed form", () => {
       const vel = new Float64Array([-0.75]);
       pdSpring(pos, vel, new Float64Array([9]), new Float64Array([5]), 0, zeta, 0.8, { integrator: 'exact' });
       expect(pos[0]).toBeCloseTo(1.25 - 0.75 * 0.8, 15); // one float64 rounding of 1.25 − 0.6
-      expect(vel[0]).toBe(-0.75); // m11 = 1 and m10 = d·m01 = 0 exactly when ω = 0
+      expect(vel[0]).toBe(-0.75); // vv = 1 and vx = d·xv = 0 exactly when ω = 0
     }
   });
 
@@ -287,13 +287,13 @@ describe("pdSpring 'exact' matches the textbook closed form", () => {
   });
 
   it('transition coefficients are continuous across the regime switches', () => {
-    const keys = ['m00', 'm01', 'm10', 'm11', 'p'] as const;
+    const keys = ['xx', 'xv', 'vx', 'vv', 'P'] as const;
     // [ω, ζ, dt] at a switch; evaluated at dt·(1 ± 1e-10) straddling it.
     const switches: Array<[number, number, number]> = [
       [2, 1, 1], // τ + √|z| = 2 (Taylor ↔ near-critical)
       [3, Math.sqrt(1 - 0.25 / 9), 1], // z = +1/4 (near-critical ↔ under-damped)
       [3, Math.sqrt(1 + 0.25 / 9), 1], // z = −1/4 (near-critical ↔ over-damped)
-      [0.5, 5, 1], // u² = 1/4 in the over-damped regime (root form ↔ (1 − m00)/u²)
+      [0.5, 5, 1], // u² = 1/4 in the over-damped regime (root form ↔ (1 − xx)/u²)
     ];
     for (const [omega, zeta, dt] of switches) {
       const lo = { ...linearTransition(omega, zeta, dt * (1 - 1e-10)) };
