@@ -4,7 +4,7 @@
 //
 //   node bench/run.js              full run (~5½ min), writes bench/results/latest.json
 //   node bench/run.js --quick      core kernels at N = 4096 and 65536 (~10 s)
-//   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics; comma-separated)
+//   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics, three; comma-separated)
 //   node bench/run.js --filter critical    only kernels whose name contains "critical"
 //   node bench/run.js --n 65536    only these N (comma-separated)
 //
@@ -21,9 +21,10 @@ import core from './suites/core.js';
 import composite from './suites/composite.js';
 import quat from './suites/quat.js';
 import dynamics from './suites/dynamics.js';
+import three from './suites/three.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics];
+const SUITES = [core, composite, quat, dynamics, three];
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -317,6 +318,10 @@ function targetsOf(suite) {
       const row = find(kernel, params, 'simd', n, variant);
       if (!row || row.speedupVsJs === null) return null;
       return `${label({ kernel, variant })} (${params}) at N = ${n}: SIMD ${fmt(row.speedupVsJs)}× JS${row.noisy ? ' [noisy]' : ''}`;
+    },
+    /** A ratio the suite computes from its rows (value ≤ max passes). */
+    ratio({ name, value, max, unit, noisy = false }) {
+      add({ name, status: value <= max ? 'PASS' : 'FAIL', value, target: max, unit, noisy });
     },
     /** SIMD ≤ max× the floor (uniform parameters). */
     floorRatio({ kernel, n, max }) {

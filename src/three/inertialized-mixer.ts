@@ -49,7 +49,12 @@ const EPSILON = 1e-4;
 interface Destination {
   kind: TransformProperty | null;
   at: number;
+  /** Whether the binding has been active in an update (its original value is then saved). */
+  seen: boolean;
 }
+
+/** The setter put on the bindings the group writes instead of the mixer. */
+function noop(): void {}
 
 /** One animated object: its slot (bone index) and the properties the mixer writes. */
 interface Slot {
@@ -75,7 +80,10 @@ export class InertializedMixerGroup {
   private readonly inertializer: Inertializer;
   private readonly internals: MixerInternals[];
   private readonly slots: Slot[][];
-  private readonly destinations: Map<PropertyMixerLike, Destination>[];
+  /** This group's key for the Destination stored on each PropertyMixer (a property lookup is cheaper than a Map). */
+  private readonly key = Symbol('InertializedMixerGroup');
+  /** The setters replaced by a no-op (restored by dispose): the mixer no longer writes what the group writes. */
+  private readonly setters: { binding: { setValue?: unknown }; setValue: unknown }[] = [];
   /** The mixers' own poses (positions, rotations; zero velocities), the output, and the transition poses. */
   private readonly input: Pose;
   private readonly output: Pose;
@@ -130,7 +138,9 @@ export class InertializedMixerGroup {
     this.prevX = new Float32Array(3 * n);
     this.prevQ = new Float32Array(4 * n);
     this.fresh = this.mixers.map(() => false);
-    this.destinations = this.internals.map((_, m) => new Map());
+    this.internals.forEach((mi, m) => {
+      for (const pm of mi._bindings) this.destinationOf(method, m, pm);
+    });
     for (let k = 3; k < 4 * n; k += 4) this.input.rotations[k] = 1;
     // the objects' values now are the mixers' own poses and the output
     for (let m = 0; m < count; m++) this.readObjects(m, this.input.positions, this.input.rotations, this.scales?.input ?? null);
@@ -190,6 +200,8 @@ export class InertializedMixerGroup {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const { binding, setValue } of this.setters) binding.setValue = setValue;
+    this.setters.length = 0;
     this.inertializer?.dispose();
     if (this.solver.isDisposed()) return;
     for (const array of this.owned) this.solver.free(array);
@@ -257,23 +269,24 @@ export class InertializedMixerGroup {
     }
   }
 
-  /** Reads mixer m's own pose of its last update from its active bindings' buffers. */
+  /**
+   * Reads mixer m's own pose of its last update from its bindings' buffers: an active binding's
+   * blended result, and, for one that was active and no longer is, the original value the mixer
+   * restores (PropertyMixer.restoreOriginalState, which the no-op setter keeps off the object).
+   */
   private readMixer(method: string, m: number, x: Float32Array, q: Float32Array, s: Float32Array | null): void {
     const mi = this.internals[m]!;
     const bindings = mi._bindings;
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
-    const destinations = this.destinations[m]!;
-    for (let k = 0; k < active; k++) {
+    for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
-      let d = destinations.get(pm);
-      if (d === undefined) {
-        d = this.destination(method, m, pm);
-        destinations.set(pm, d);
-      }
+      const d = this.destinationOf(method, m, pm);
       if (d.kind === null) continue;
+      if (k < active) d.seen = true;
+      else if (!d.seen) continue; // never active: the value at construction stands
       const buffer = pm.buffer;
-      const o = accu * pm.valueSize;
+      const o = (k < active ? accu : (pm as { _origIndex?: number })._origIndex ?? 3) * pm.valueSize;
       const a = d.at;
       if (d.kind === 'quaternion') {
         q[a] = buffer[o]!; q[a + 1] = buffer[o + 1]!; q[a + 2] = buffer[o + 2]!; q[a + 3] = buffer[o + 3]!;
@@ -284,10 +297,24 @@ export class InertializedMixerGroup {
     }
   }
 
+  /** Where a PropertyMixer's value goes (stored on it under this group's key on first sight). */
+  private destinationOf(method: string, m: number, pm: PropertyMixerLike): Destination {
+    const stored = (pm as unknown as Record<symbol, Destination | undefined>)[this.key];
+    if (stored !== undefined) return stored;
+    const d = this.destination(method, m, pm);
+    (pm as unknown as Record<symbol, Destination>)[this.key] = d;
+    if (d.kind !== null) {
+      // the group writes this property: the mixer's own write (and its Euler update) would be overwritten anyway
+      this.setters.push({ binding: pm.binding, setValue: pm.binding.setValue });
+      pm.binding.setValue = noop;
+    }
+    return d;
+  }
+
   /** Where a PropertyMixer seen for the first time goes (an error if it animates an object unknown at construction). */
   private destination(method: string, m: number, pm: PropertyMixerLike): Destination {
     const target = transformTarget(method, pm);
-    if (target === null) return { kind: null, at: 0 };
+    if (target === null) return { kind: null, at: 0, seen: false };
     const slots = this.slots[m]!;
     const j = slots.findIndex((slot) => slot.object === target.object && slot[target.property]);
     if (j < 0) {
@@ -295,7 +322,7 @@ export class InertializedMixerGroup {
         `${method}: mixers[${m}] animates the ${target.property} of "${target.object.name}", which it did not animate when the group was built; create every action (mixer.clipAction) before building it`,
       );
     }
-    return { kind: target.property, at: KIND_SIZE[target.property] * (this.bones * m + j) };
+    return { kind: target.property, at: KIND_SIZE[target.property] * (this.bones * m + j), seen: false };
   }
 
   /** Writes mixer m's output to its objects (only the properties the mixer animates). */

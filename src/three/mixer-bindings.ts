@@ -17,6 +17,7 @@ export type TransformProperty = 'position' | 'quaternion' | 'scale';
 export interface PropertyMixerLike {
   binding: {
     bind?: () => void;
+    setValue?: unknown;
     targetObject?: unknown;
     parsedPath?: { propertyName?: string; propertyIndex?: string | undefined; nodeName?: string };
     _bindings?: unknown;
