@@ -1,12 +1,14 @@
 // The rotation part of an inertialization update (Motion-Matching's inertialize_pose_update,
 // quaternion version) for four bones in lanes or one bone in float64: the offset decays
 // (quat-spring-step.ts) when dt > 0, then
-//   out_q = off_q ⊗ in_q,  out_w = off_w + rotate(off_q, in_w).
+//   out_q = off_q ⊗ in_q,  out_w = J(log off_q)·off_w + rotate(off_q, in_w),
+// off_w being the rate of the offset's rotation vector and J the SO(3) Jacobian (so3-jacobian.ts).
 // Shared by quatInertializeUpdate (quat.ts) and poseInertializeUpdate (pose-inertialize.ts).
 import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './aos-lanes';
 import { mulX4, rotateX4, qx, qy, qz, qw, vx, vy, vz, mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
 import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './quat-spring-step';
 import { f, put } from './f32-access';
+import { jacobianX4, jx, jy, jz, jacobianScalar, ox as jox, oy as joy, oz as joz } from './so3-jacobian';
 
 /** The offsets of bones i … i + 3 after the decay, set by offsetX4. */
 // @ts-ignore: decorator
@@ -40,16 +42,18 @@ import { f, put } from './f32-access';
   }
 }
 
-/** out_q = off_q ⊗ in_q, out_w = off_w + rotate(off_q, in_w) for bones i … i + 3 (offsets from offsetX4). */
+/** out_q = off_q ⊗ in_q, out_w = J(log off_q)·off_w + rotate(off_q, in_w) for bones i … i + 3 (offsets from offsetX4). */
 // @ts-ignore: decorator
 @inline export function composeX4(outQ: usize, outW: usize, inQ: usize, inW: usize, i: i32): void {
+  jacobianX4(oqx, oqy, oqz, oqw, owx, owy, owz, false); // the offset's angular velocity
+  const ax = jx, ay = jy, az = jz;
   loadVec4(inW, i);
   rotateX4(oqx, oqy, oqz, oqw, lx, ly, lz); // off_x ⊗ in_v
   const rx = vx, ry = vy, rz = vz;
   loadQuat4(inQ, i);
   mulX4(oqx, oqy, oqz, oqw, lx, ly, lz, lw); // out_x = off_x ⊗ in_x
   storeQuat4(outQ, i, qx, qy, qz, qw);
-  storeVec4(outW, i, f32x4.add(owx, rx), f32x4.add(owy, ry), f32x4.add(owz, rz)); // out_v = off_v + off_x ⊗ in_v
+  storeVec4(outW, i, f32x4.add(ax, rx), f32x4.add(ay, ry), f32x4.add(az, rz)); // out_v = J·off_v + off_x ⊗ in_v
 }
 
 /** The decay (decay: dt > 0, with this bone's y and eydt) and the outputs of bone i, in float64. */
@@ -62,11 +66,13 @@ import { f, put } from './f32-access';
     storeBone(offQ, offW, i);
   }
   const ox = f(offQ, 4 * i), oy = f(offQ, 4 * i + 1), oz = f(offQ, 4 * i + 2), ow = f(offQ, 4 * i + 3);
+  jacobianScalar(ox, oy, oz, ow, f(offW, 3 * i), f(offW, 3 * i + 1), f(offW, 3 * i + 2), false); // the offset's angular velocity
+  const ax = jox, ay = joy, az = joz;
   rotateScalar(ox, oy, oz, ow, f(inW, 3 * i), f(inW, 3 * i + 1), f(inW, 3 * i + 2));
   const rx = sx, ry = sy, rz = sz;
   mulScalar(ox, oy, oz, ow, f(inQ, 4 * i), f(inQ, 4 * i + 1), f(inQ, 4 * i + 2), f(inQ, 4 * i + 3));
   put(outQ, 4 * i, sx); put(outQ, 4 * i + 1, sy); put(outQ, 4 * i + 2, sz); put(outQ, 4 * i + 3, sw);
-  put(outW, 3 * i, f(offW, 3 * i) + rx);
-  put(outW, 3 * i + 1, f(offW, 3 * i + 1) + ry);
-  put(outW, 3 * i + 2, f(offW, 3 * i + 2) + rz);
+  put(outW, 3 * i, ax + rx);
+  put(outW, 3 * i + 1, ay + ry);
+  put(outW, 3 * i + 2, az + rz);
 }

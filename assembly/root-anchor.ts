@@ -8,6 +8,7 @@
 // Scalar float64 in both builds: one bone in `bones`, read with a stride of a whole skeleton,
 // so four-lane gathers would cost more than the arithmetic they would share.
 import { mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
+import { jacobianBone } from './so3-jacobian';
 import { f, put } from './f32-access';
 
 
@@ -60,6 +61,7 @@ export function rootAnchorTransition(
 ): void {
   for (let c = 0; c < count; c++) {
     const i = c * bones + root;
+    jacobianBone(offQ, offW, i, false); // off_w: the offset's angular velocity J·ṙ (so3-jacobian.ts)
     const rx = f(anchorQ, 4 * c), ry = f(anchorQ, 4 * c + 1), rz = f(anchorQ, 4 * c + 2), rw = f(anchorQ, 4 * c + 3);
     const dqx = f(dstQ, 4 * i), dqy = f(dstQ, 4 * i + 1), dqz = f(dstQ, 4 * i + 2), dqw = f(dstQ, 4 * i + 3);
     const oqx = f(offQ, 4 * i), oqy = f(offQ, 4 * i + 1), oqz = f(offQ, 4 * i + 2), oqw = f(offQ, 4 * i + 3);
@@ -103,5 +105,6 @@ export function rootAnchorTransition(
     const lwx = sx, lwy = sy, lwz = sz;
     rotateScalar(nqx, nqy, nqz, nqw, f(dstW, 3 * i), f(dstW, 3 * i + 1), f(dstW, 3 * i + 2));
     put(offW, 3 * i, lwx - sx); put(offW, 3 * i + 1, lwy - sy); put(offW, 3 * i + 2, lwz - sz);
+    jacobianBone(offQ, offW, i, true); // back to the rate of the new offset's rotation vector
   }
 }
