@@ -174,7 +174,7 @@ export function quatInertializeTransition(offQ: usize, offW: usize, srcQ: usize,
 
 /**
  * Inertialization update for rotations (inertialize_pose_update, Motion-Matching): decays the
- * offset (dt > 0), then outQ = offQ ⊗ inQ, outW = offW + rotate(offQ, inW).
+ * offset (dt > 0), then outQ = offQ ⊗ inQ, outW = J(log offQ)·offW + rotate(offQ, inW) (so3-jacobian.ts).
  */
 export function quatInertializeUpdate(
   outQ: usize, outW: usize, offQ: usize, offW: usize, inQ: usize, inW: usize, n: i32, h: usize, hStride: i32, dt: f64,

@@ -75,7 +75,7 @@ export function rootAnchorTransition(
     // W_v = R·(dst_v + off_v)
     rotateScalar(rx, ry, rz, rw, f(dstV, 3 * i) + f(offV, 3 * i), f(dstV, 3 * i + 1) + f(offV, 3 * i + 1), f(dstV, 3 * i + 2) + f(offV, 3 * i + 2));
     const wvx = sx, wvy = sy, wvz = sz;
-    // W_w = R·(off_w + rotate(off_q, dst_w))
+    // W_w = R·(off_w + rotate(off_q, dst_w)), off_w being J·ṙ here (converted above)
     rotateScalar(oqx, oqy, oqz, oqw, f(dstW, 3 * i), f(dstW, 3 * i + 1), f(dstW, 3 * i + 2));
     rotateScalar(rx, ry, rz, rw, f(offW, 3 * i) + sx, f(offW, 3 * i + 1) + sy, f(offW, 3 * i + 2) + sz);
     const wwx = sx, wwy = sy, wwz = sz;

@@ -143,8 +143,9 @@ export class Inertializer {
   /**
    * The offsets, live views of the state in solver memory (valid until dispose): what the output
    * adds to the input (positions, velocities) or composes with it (rotations: output = offset ⊗ input;
-   * angular velocities: offset + rotate(offset rotation, input)). A root bone's offsets are in the
-   * animation's space, before the anchor.
+   * angular velocities: J(r)·offset + rotate(offset rotation, input), where the angular velocity
+   * offset is the rate of the offset rotation's rotation vector r and J the SO(3) Jacobian; see
+   * Solver.quatInertializeTransition). A root bone's offsets are in the animation's space, before the anchor.
    */
   get offsets(): Pose {
     this.checkUsable('Inertializer.offsets');
