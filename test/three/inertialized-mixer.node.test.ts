@@ -42,7 +42,7 @@ class Character {
   private readonly first: AnimationAction;
   private readonly second: AnimationAction;
 
-  constructor(readonly mode: Mode, readonly trial: Trial, halflife = 0.1) {
+  constructor(readonly mode: Mode, readonly trial: Trial, halflife = 0.1, root?: string) {
     const rig = makeRig(sourceBones);
     this.bones = rig.bones;
     this.mixer = rig.mixer;
@@ -54,7 +54,7 @@ class Character {
     this.mixer.update(0);
     const inertialized = mode === 'inertialized' || mode === 'zero-source' || mode === 'zero-destination';
     const zero = mode === 'zero-source' ? 'source' : mode === 'zero-destination' ? 'destination' : undefined;
-    this.im = inertialized ? new InertializedMixer(solver, this.mixer, { halflife, ...(zero ? { zeroVelocity: zero } : {}) }) : null;
+    this.im = inertialized ? new InertializedMixer(solver, this.mixer, { halflife, ...(zero ? { zeroVelocity: zero } : {}), ...(root ? { root } : {}) }) : null;
   }
 
   step(dt: number): void {
@@ -221,6 +221,42 @@ describe('InertializedMixer: velocities are continuous (1 kHz)', () => {
     expect(result.inertialized).toBeLessThanOrEqual(0.35);
     expect(result['zero-source']).toBeGreaterThan(0.35);
     expect(result['zero-destination']).toBeGreaterThan(0.35);
+  });
+});
+
+describe('InertializedMixer with root motion (root: "hip")', () => {
+  it('the hip continues from where it is: continuous, its tilt and height offsets decay, its heading and ground offsets stay', () => {
+    for (const trial of TRIALS.filter((t) => t.kind === 'jump')) {
+      const out = new Character('inertialized', trial, 0.1, 'hip');
+      const own = new Character('none', trial);
+      let previous = out.rotations();
+      let before = 0;
+      for (let f = 0; f < 30; f++) {
+        out.step(1 / 60);
+        own.step(1 / 60);
+        const now = out.rotations();
+        before = Math.max(before, largestStep(now, previous));
+        previous = now;
+      }
+      const hip = out.bones[0]!, ownHip = own.bones[0]!;
+      const x0 = hip.position.clone();
+      out.change();
+      own.change();
+      out.step(1 / 60);
+      own.step(1 / 60);
+      expect(largestStep(out.rotations(), previous)).toBeLessThanOrEqual(1.5 * before);
+      expect(hip.position.distanceTo(x0)).toBeLessThan(10); // cm in one frame: no jump to the clip's place
+      const height0 = Math.abs(hip.position.y - ownHip.position.y);
+      for (let f = 0; f < 60; f++) {
+        out.step(1 / 60);
+        own.step(1 / 60);
+      }
+      // output hip = anchor ⊗ own hip once the offsets have decayed: a rotation about +Y
+      const d = quat.abs(quat.mul(hip.quaternion.toArray(), quat.inv(ownHip.quaternion.toArray())));
+      expect(Math.hypot(d[0], d[2]), `tilt left, trial ${JSON.stringify(trial)}`).toBeLessThan(1e-3);
+      expect(Math.abs(hip.position.y - ownHip.position.y)).toBeLessThanOrEqual(0.01 * height0 + 1e-3);
+      out.dispose();
+    }
   });
 });
 
