@@ -80,8 +80,11 @@ export class InertializedMixerGroup {
   private readonly inertializer: Inertializer;
   private readonly internals: MixerInternals[];
   private readonly slots: Slot[][];
-  /** This group's key for the Destination stored on each PropertyMixer (a property lookup is cheaper than a Map). */
-  private readonly key = Symbol('InertializedMixerGroup');
+  /** Where each PropertyMixer's value goes (a Map: a property added to three's objects would change their shape). */
+  private readonly destinations = new Map<PropertyMixerLike, Destination>();
+  /** Per mixer, the bindings as last read and their destinations, index for index (a cache of the map). */
+  private readonly seenBindings: (PropertyMixerLike | undefined)[][];
+  private readonly bindingDestinations: Destination[][];
   /** The setters replaced by a no-op (restored by dispose): the mixer no longer writes what the group writes. */
   private readonly setters: { binding: { setValue?: unknown }; setValue: unknown }[] = [];
   /** The mixers' own poses (positions, rotations; zero velocities), the output, and the transition poses. */
@@ -138,6 +141,8 @@ export class InertializedMixerGroup {
     this.prevX = new Float32Array(3 * n);
     this.prevQ = new Float32Array(4 * n);
     this.fresh = this.mixers.map(() => false);
+    this.seenBindings = this.mixers.map(() => []);
+    this.bindingDestinations = this.mixers.map(() => []);
     this.internals.forEach((mi, m) => {
       for (const pm of mi._bindings) this.destinationOf(method, m, pm);
     });
@@ -279,9 +284,16 @@ export class InertializedMixerGroup {
     const bindings = mi._bindings;
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
+    // the destinations in the order of the mixer's bindings (which changes when actions start or stop)
+    const seen = this.seenBindings[m]!, dests = this.bindingDestinations[m]!;
+    if (seen.length !== bindings.length) seen.length = dests.length = bindings.length;
     for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
-      const d = this.destinationOf(method, m, pm);
+      if (seen[k] !== pm) {
+        seen[k] = pm;
+        dests[k] = this.destinationOf(method, m, pm);
+      }
+      const d = dests[k]!;
       if (d.kind === null) continue;
       if (k < active) d.seen = true;
       else if (!d.seen) continue; // never active: the value at construction stands
@@ -297,12 +309,12 @@ export class InertializedMixerGroup {
     }
   }
 
-  /** Where a PropertyMixer's value goes (stored on it under this group's key on first sight). */
+  /** Where a PropertyMixer's value goes (looked up once, then from the map). */
   private destinationOf(method: string, m: number, pm: PropertyMixerLike): Destination {
-    const stored = (pm as unknown as Record<symbol, Destination | undefined>)[this.key];
+    const stored = this.destinations.get(pm);
     if (stored !== undefined) return stored;
     const d = this.destination(method, m, pm);
-    (pm as unknown as Record<symbol, Destination>)[this.key] = d;
+    this.destinations.set(pm, d);
     if (d.kind !== null) {
       // the group writes this property: the mixer's own write (and its Euler update) would be overwritten anyway
       this.setters.push({ binding: pm.binding, setValue: pm.binding.setValue });
