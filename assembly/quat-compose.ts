@@ -8,7 +8,8 @@ import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './ao
 import { mulX4, rotateX4, qx, qy, qz, qw, vx, vy, vz, mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
 import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './quat-spring-step';
 import { f, put } from './f32-access';
-import { jacobianX4, jx, jy, jz, jacobianScalar, ox as jox, oy as joy, oz as joz } from './so3-jacobian';
+import { jacobianX4, jx, jy, jz, jacobianScalar, jacobianFromVector, ox as jox, oy as joy, oz as joz } from './so3-jacobian';
+import { rax, ray, raz } from './quat-spring-step';
 
 /** The offsets of bones i … i + 3 after the decay, set by offsetX4. */
 // @ts-ignore: decorator
@@ -66,7 +67,9 @@ import { jacobianX4, jx, jy, jz, jacobianScalar, ox as jox, oy as joy, oz as joz
     storeBone(offQ, offW, i);
   }
   const ox = f(offQ, 4 * i), oy = f(offQ, 4 * i + 1), oz = f(offQ, 4 * i + 2), ow = f(offQ, 4 * i + 3);
-  jacobianScalar(ox, oy, oz, ow, f(offW, 3 * i), f(offW, 3 * i + 1), f(offW, 3 * i + 2), false); // the offset's angular velocity
+  // the offset's angular velocity J(r)·off_w (after a decay, r from the spring's own rotation vector)
+  if (decay) jacobianFromVector(rax, ray, raz, ox, oy, oz, ow, f(offW, 3 * i), f(offW, 3 * i + 1), f(offW, 3 * i + 2));
+  else jacobianScalar(ox, oy, oz, ow, f(offW, 3 * i), f(offW, 3 * i + 1), f(offW, 3 * i + 2), false);
   const ax = jox, ay = joy, az = joz;
   rotateScalar(ox, oy, oz, ow, f(inW, 3 * i), f(inW, 3 * i + 1), f(inW, 3 * i + 2));
   const rx = sx, ry = sy, rz = sz;

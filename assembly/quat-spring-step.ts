@@ -101,11 +101,16 @@ const LN2: f64 = 0.6931471805599453;
 export let ux: f64 = 0;
 export let uy: f64 = 0;
 export let uz: f64 = 0;
+// The new rotation vector a = eydt·(j0 + j1·dt) of the last springScalar (0 when snapped), before exp.
+export let rax: f64 = 0;
+export let ray: f64 = 0;
+export let raz: f64 = 0;
 
 // @ts-ignore: decorator
 @inline export function springScalar(j0x: f64, j0y: f64, j0z: f64, wx: f64, wy: f64, wz: f64, y: f64, e: f64, dt: f64): void {
   if (e == 0) {
     ux = 0; uy = 0; uz = 0;
+    rax = 0; ray = 0; raz = 0;
     sx = 0; sy = 0; sz = 0; sw = 1;
     return;
   }
@@ -114,7 +119,8 @@ export let uz: f64 = 0;
   ux = e * (wx - j1x * ydt); // v = eydt·(v − j1·y·dt)
   uy = e * (wy - j1y * ydt);
   uz = e * (wz - j1z * ydt);
-  expScalar(e * (j0x + j1x * dt), e * (j0y + j1y * dt), e * (j0z + j1z * dt)); // x = exp(eydt·(j0 + j1·dt))
+  rax = e * (j0x + j1x * dt); ray = e * (j0y + j1y * dt); raz = e * (j0z + j1z * dt);
+  expScalar(rax, ray, raz); // x = exp(eydt·(j0 + j1·dt))
 }
 
 /** y = 2·ln2/halflife (halflife_to_damping / 2, Spring-It-On). */

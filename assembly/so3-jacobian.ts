@@ -33,22 +33,22 @@ const SERIES: f64 = 0.05;
   const c = f32x4.abs(qw);
   const small = f32x4.lt(t, f32x4.splat(<f32>SERIES));
   const t4 = f32x4.mul(t2, t2);
+  const it2 = f32x4.div(f32x4.splat(1), t2); // 1/θ² (∞ at θ = 0: those lanes take the series)
   let a: v128, b: v128;
   if (inverse) {
     a = f32x4.splat(-0.5);
     // 1/θ² − c/(2θs): c/s is the ratio of the quaternion's parts (no normalization needed)
-    const exact = f32x4.sub(f32x4.div(f32x4.splat(1), t2), f32x4.div(c, f32x4.mul(f32x4.mul(f32x4.splat(2), t), f32x4.sqrt(s2))));
-    const series = f32x4.add(f32x4.splat(<f32>(1.0 / 12)), f32x4.add(f32x4.div(t2, f32x4.splat(720)), f32x4.div(t4, f32x4.splat(30240))));
+    const exact = f32x4.sub(it2, f32x4.div(c, f32x4.mul(f32x4.add(t, t), f32x4.sqrt(s2))));
+    const series = f32x4.add(f32x4.splat(<f32>(1.0 / 12)), f32x4.add(f32x4.mul(t2, f32x4.splat(<f32>(1.0 / 720))), f32x4.mul(t4, f32x4.splat(<f32>(1.0 / 30240)))));
     b = v128.bitselect(series, exact, small);
   } else {
-    const n2 = f32x4.add(s2, f32x4.mul(qw, qw)); // |q|²: s = sin(θ/2)·|q|, c = cos(θ/2)·|q|
-    const oneMinusCos = f32x4.div(f32x4.mul(f32x4.splat(2), s2), n2); // 2 sin²(θ/2)
-    const sinT = f32x4.div(f32x4.mul(f32x4.mul(f32x4.splat(2), f32x4.sqrt(s2)), c), n2); // 2 sin(θ/2) cos(θ/2)
-    const aExact = f32x4.div(oneMinusCos, t2);
-    const aSeries = f32x4.add(f32x4.sub(f32x4.splat(0.5), f32x4.div(t2, f32x4.splat(24))), f32x4.div(t4, f32x4.splat(720)));
-    a = v128.bitselect(aSeries, aExact, small);
-    const bExact = f32x4.div(f32x4.sub(t, sinT), f32x4.mul(t2, t));
-    const bSeries = f32x4.add(f32x4.sub(f32x4.splat(<f32>(1.0 / 6)), f32x4.div(t2, f32x4.splat(120))), f32x4.div(t4, f32x4.splat(5040)));
+    const in2 = f32x4.div(f32x4.splat(2), f32x4.add(s2, f32x4.mul(qw, qw))); // 2/|q|²: s = sin(θ/2)·|q|, c = cos(θ/2)·|q|
+    const oneMinusCos = f32x4.mul(s2, in2); // 2 sin²(θ/2)
+    const sinT = f32x4.mul(f32x4.mul(f32x4.sqrt(s2), c), in2); // 2 sin(θ/2) cos(θ/2)
+    const aSeries = f32x4.add(f32x4.sub(f32x4.splat(0.5), f32x4.mul(t2, f32x4.splat(<f32>(1.0 / 24)))), f32x4.mul(t4, f32x4.splat(<f32>(1.0 / 720))));
+    a = v128.bitselect(aSeries, f32x4.mul(oneMinusCos, it2), small);
+    const bExact = f32x4.div(f32x4.mul(f32x4.sub(t, sinT), it2), t);
+    const bSeries = f32x4.add(f32x4.sub(f32x4.splat(<f32>(1.0 / 6)), f32x4.mul(t2, f32x4.splat(<f32>(1.0 / 120)))), f32x4.mul(t4, f32x4.splat(<f32>(1.0 / 5040))));
     b = v128.bitselect(bSeries, bExact, small);
   }
   // K·p = r × p, K²·p = r × (r × p)
@@ -71,7 +71,24 @@ export let oz: f64 = 0;
 /** (ox, oy, oz) = J(r)·p (inverse: J⁻¹(r)·p) for one bone in float64, r = log(abs(q)). */
 export function jacobianScalar(qx: f64, qy: f64, qz: f64, qw: f64, px: f64, py: f64, pz: f64, inverse: bool): void {
   logScalar(qx, qy, qz, qw);
-  const rx = sx, ry = sy, rz = sz;
+  jacobianOf(sx, sy, sz, qx, qy, qz, qw, px, py, pz, inverse);
+}
+
+/**
+ * The same with the rotation vector given: a vector a with exp(a) = ±q (the spring's new state
+ * before exp), r = log(abs(q)) = a wrapped into |r| ≤ π: a·(1 − 2πk/|a|), k = round(|a|/2π).
+ * Saves the log (an atan2) in the update.
+ */
+export function jacobianFromVector(ax: f64, ay: f64, az: f64, qx: f64, qy: f64, qz: f64, qw: f64, px: f64, py: f64, pz: f64): void {
+  const n = Math.sqrt(ax * ax + ay * ay + az * az);
+  let k = 1.0;
+  if (n > Math.PI) k = 1 - (2 * Math.PI * Math.round(n / (2 * Math.PI))) / n;
+  jacobianOf(k * ax, k * ay, k * az, qx, qy, qz, qw, px, py, pz, false);
+}
+
+/** (ox, oy, oz) = J(r)·p (or J⁻¹), r = log(abs(q)) given, q for sin and cos of θ/2. */
+// @ts-ignore: decorator
+@inline function jacobianOf(rx: f64, ry: f64, rz: f64, qx: f64, qy: f64, qz: f64, qw: f64, px: f64, py: f64, pz: f64, inverse: bool): void {
   const t2 = rx * rx + ry * ry + rz * rz;
   const t = Math.sqrt(t2);
   const s2 = qx * qx + qy * qy + qz * qz;
