@@ -8,8 +8,8 @@ import { loadQuat4, storeQuat4, loadVec4, storeVec4, lx, ly, lz, lw } from './ao
 import { mulX4, rotateX4, qx, qy, qz, qw, vx, vy, vz, mulScalar, rotateScalar, sx, sy, sz, sw } from './quat-algebra';
 import { decayX4, decayScalar, storeBone, nvx, nvy, nvz } from './quat-spring-step';
 import { f, put } from './f32-access';
-import { jacobianX4, jx, jy, jz, jacobianScalar, jacobianFromVector, ox as jox, oy as joy, oz as joz } from './so3-jacobian';
-import { rax, ray, raz } from './quat-spring-step';
+import { jacobianX4, jacobianFromVectorX4, jx, jy, jz, jacobianScalar, jacobianFromVector, ox as jox, oy as joy, oz as joz } from './so3-jacobian';
+import { rax, ray, raz, rvx, rvy, rvz } from './quat-spring-step';
 
 /** The offsets of bones i … i + 3 after the decay, set by offsetX4. */
 // @ts-ignore: decorator
@@ -27,9 +27,13 @@ import { rax, ray, raz } from './quat-spring-step';
 // @ts-ignore: decorator
 @lazy export let owz: v128 = f32x4.splat(0);
 
+// Whether offsetX4 decayed (the spring's rotation vectors rvx … rvz are then those of oq*).
+let decayed = false;
+
 /** Decays (decay: dt > 0) and stores the offsets of bones i … i + 3, or loads them; into oq*, ow*. */
 // @ts-ignore: decorator
 @inline export function offsetX4(offQ: usize, offW: usize, i: i32, h: usize, hStride: i32, dt: f64, yU: f64, eU: f64, decay: bool): void {
+  decayed = decay;
   if (decay) {
     decayX4(offQ, offW, i, h, hStride, dt, yU, eU); // decay_spring_damper_exact(off_x, off_v, halflife, dt)
     oqx = qx; oqy = qy; oqz = qz; oqw = qw; owx = nvx; owy = nvy; owz = nvz;
@@ -46,7 +50,9 @@ import { rax, ray, raz } from './quat-spring-step';
 /** out_q = off_q ⊗ in_q, out_w = J(log off_q)·off_w + rotate(off_q, in_w) for bones i … i + 3 (offsets from offsetX4). */
 // @ts-ignore: decorator
 @inline export function composeX4(outQ: usize, outW: usize, inQ: usize, inW: usize, i: i32): void {
-  jacobianX4(oqx, oqy, oqz, oqw, owx, owy, owz, false); // the offset's angular velocity
+  // the offset's angular velocity J(r)·off_w (after a decay, r from the spring's own rotation vector)
+  if (decayed) jacobianFromVectorX4(rvx, rvy, rvz, oqx, oqy, oqz, oqw, owx, owy, owz);
+  else jacobianX4(oqx, oqy, oqz, oqw, owx, owy, owz, false);
   const ax = jx, ay = jy, az = jz;
   loadVec4(inW, i);
   rotateX4(oqx, oqy, oqz, oqw, lx, ly, lz); // off_x ⊗ in_v

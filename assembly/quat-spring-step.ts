@@ -33,6 +33,13 @@ const LN2: f64 = 0.6931471805599453;
 @lazy export let nvy: v128 = f32x4.splat(0);
 // @ts-ignore: decorator
 @lazy export let nvz: v128 = f32x4.splat(0);
+// The new rotation vector a = eydt·(j0 + j1·dt) of four bones before exp (f32x4), set by springX4.
+// @ts-ignore: decorator
+@lazy export let rvx: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let rvy: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let rvz: v128 = f32x4.splat(0);
 // y and eydt of four bones, as float64 pairs
 // @ts-ignore: decorator
 @lazy export let yLo: v128 = f64x2.splat(0);
@@ -94,6 +101,7 @@ const LN2: f64 = 0.6931471805599453;
   nvx = joinX4(uxLo, pux);
   nvy = joinX4(uyLo, puy);
   nvz = joinX4(uzLo, puz);
+  rvx = joinX4(axLo, pax); rvy = joinX4(ayLo, pay); rvz = joinX4(azLo, paz);
   expX4(axLo, pax, ayLo, pay, azLo, paz);
 }
 

@@ -26,7 +26,29 @@ const SERIES: f64 = 0.05;
 // @ts-ignore: decorator
 @inline export function jacobianX4(qx: v128, qy: v128, qz: v128, qw: v128, px: v128, py: v128, pz: v128, inverse: bool): void {
   logX4(qx, qy, qz, qw);
-  const rx = vx, ry = vy, rz = vz;
+  jacobianOfX4(vx, vy, vz, qx, qy, qz, qw, px, py, pz, inverse);
+}
+
+/**
+ * J(r)·p for four bones given a with exp(a) = ±q (the spring's new state before exp): r = a
+ * wrapped into |r| ≤ π, a·(1 − 2πk/|a|) with k = round(|a|/2π). Saves the log in the update.
+ */
+// @ts-ignore: decorator
+@inline export function jacobianFromVectorX4(ax: v128, ay: v128, az: v128, qx: v128, qy: v128, qz: v128, qw: v128, px: v128, py: v128, pz: v128): void {
+  const n = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(ax, ax), f32x4.mul(ay, ay)), f32x4.mul(az, az)));
+  let rx = ax, ry = ay, rz = az;
+  const wrap = f32x4.gt(n, f32x4.splat(<f32>Math.PI));
+  if (v128.any_true(wrap)) {
+    const twoPi = f32x4.splat(<f32>(2 * Math.PI));
+    const k = f32x4.sub(f32x4.splat(1), f32x4.div(f32x4.mul(twoPi, f32x4.nearest(f32x4.div(n, twoPi))), n));
+    const scale = v128.bitselect(k, f32x4.splat(1), wrap);
+    rx = f32x4.mul(ax, scale); ry = f32x4.mul(ay, scale); rz = f32x4.mul(az, scale);
+  }
+  jacobianOfX4(rx, ry, rz, qx, qy, qz, qw, px, py, pz, false);
+}
+
+// @ts-ignore: decorator
+@inline function jacobianOfX4(rx: v128, ry: v128, rz: v128, qx: v128, qy: v128, qz: v128, qw: v128, px: v128, py: v128, pz: v128, inverse: bool): void {
   const t2 = f32x4.add(f32x4.add(f32x4.mul(rx, rx), f32x4.mul(ry, ry)), f32x4.mul(rz, rz)); // θ²
   const t = f32x4.sqrt(t2);
   const s2 = f32x4.add(f32x4.add(f32x4.mul(qx, qx), f32x4.mul(qy, qy)), f32x4.mul(qz, qz));
