@@ -23,9 +23,10 @@ import quat from './suites/quat.js';
 import dynamics from './suites/dynamics.js';
 import three from './suites/three-buffers.js';
 import callers from './suites/callers.js';
+import threeMixer from './suites/three.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics, callers, three];
+const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer];
 
 // ---------------------------------------------------------------------------------------------
 // Options

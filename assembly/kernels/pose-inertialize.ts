@@ -2,7 +2,7 @@
 // each bone's position offsets (off_x, off_v, 3 floats each) and rotation offsets (off_q, off_w)
 // decay with the same y = 2·ln2/halflife and eydt = exp(−y·dt), computed once per bone, then
 //   out_x = in_x + off_x, out_v = in_v + off_v                       (inertialize_update)
-//   out_q = off_q ⊗ in_q, out_w = off_w + rotate(off_q, in_w)        (quaternion version)
+//   out_q = off_q ⊗ in_q, out_w = J(log off_q)·off_w + rotate(off_q, in_w)  (quaternion version, SO(3) Jacobian J)
 // The positions' decay (decay_spring_damper_exact, "Spring-It-On") as a matrix on (x, v):
 //   x' = xx·x + xv·v,  xx = eydt·(1 + y·dt), xv = eydt·dt
 //   v' = vx·x + vv·v,  vx = −eydt·y·(y·dt),  vv = eydt·(1 − y·dt)     (all 0 where eydt = 0)

@@ -16,6 +16,7 @@ import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 import { paramAt, readF32, writeF32 } from '../lanes/scalar';
 import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz } from '../quat/spring-step';
 import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
+import { applyJacobian } from '../quat/so3-jacobian';
 
 const LN2: f64 = 0.6931471805599453;
 
@@ -123,9 +124,12 @@ export function quatDamper(q: usize, g: usize, n: i32, h: usize, hStride: i32, d
 
 /**
  * Inertialization transition for rotations (inertialize_pose_transition, Motion-Matching, corrected
- * for continuity): offQ' = abs(offQ ⊗ srcQ ⊗ inv(dstQ)), offW' = offW + rotate(offQ, srcW) − rotate(offQ', dstW).
+ * for continuity): offQ' = abs(offQ ⊗ srcQ ⊗ inv(dstQ)), ω' = ω + rotate(offQ, srcW) − rotate(offQ', dstW)
+ * on the offsets' angular velocities ω = J(log offQ)·offW, stored back as the rotation-vector rate
+ * offW' = J⁻¹(log offQ')·ω' (so3-jacobian.ts).
  */
 export function quatInertializeTransition(offQ: usize, offW: usize, srcQ: usize, srcW: usize, dstQ: usize, dstW: usize, n: i32): void {
+  applyJacobian(offQ, offW, n, false); // offW: the offsets' angular velocities
   let i = 0;
   if (ASC_FEATURE_SIMD) {
     for (; i + 4 <= n; i += 4) {
@@ -165,11 +169,12 @@ export function quatInertializeTransition(offQ: usize, offW: usize, srcQ: usize,
     writeF32(offW, 3 * i + 1, readF32(offW, 3 * i + 1) + rsy - sy);
     writeF32(offW, 3 * i + 2, readF32(offW, 3 * i + 2) + rsz - sz);
   }
+  applyJacobian(offQ, offW, n, true); // back to the rates of the new offsets' rotation vectors
 }
 
 /**
  * Inertialization update for rotations (inertialize_pose_update, Motion-Matching): decays the
- * offset (dt > 0), then outQ = offQ ⊗ inQ, outW = offW + rotate(offQ, inW).
+ * offset (dt > 0), then outQ = offQ ⊗ inQ, outW = J(log offQ)·offW + rotate(offQ, inW) (so3-jacobian.ts).
  */
 export function quatInertializeUpdate(
   outQ: usize, outW: usize, offQ: usize, offW: usize, inQ: usize, inW: usize, n: i32, h: usize, hStride: i32, dt: f64,

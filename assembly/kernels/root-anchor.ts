@@ -9,6 +9,7 @@
 // so four-lane gathers would cost more than the arithmetic they would share.
 import { quatMulScalar, quatRotateScalar, sx, sy, sz, sw } from '../quat/algebra';
 import { readF32, writeF32 } from '../lanes/scalar';
+import { jacobianBone } from '../quat/so3-jacobian';
 
 
 
@@ -60,6 +61,7 @@ export function rootAnchorTransition(
 ): void {
   for (let c = 0; c < count; c++) {
     const i = c * bones + root;
+    jacobianBone(offQ, offW, i, false); // off_w: the offset's angular velocity J·ṙ (so3-jacobian.ts)
     const rx = readF32(anchorQ, 4 * c), ry = readF32(anchorQ, 4 * c + 1), rz = readF32(anchorQ, 4 * c + 2), rw = readF32(anchorQ, 4 * c + 3);
     const dqx = readF32(dstQ, 4 * i), dqy = readF32(dstQ, 4 * i + 1), dqz = readF32(dstQ, 4 * i + 2), dqw = readF32(dstQ, 4 * i + 3);
     const oqx = readF32(offQ, 4 * i), oqy = readF32(offQ, 4 * i + 1), oqz = readF32(offQ, 4 * i + 2), oqw = readF32(offQ, 4 * i + 3);
@@ -73,7 +75,7 @@ export function rootAnchorTransition(
     // W_v = R·(dst_v + off_v)
     quatRotateScalar(rx, ry, rz, rw, readF32(dstV, 3 * i) + readF32(offV, 3 * i), readF32(dstV, 3 * i + 1) + readF32(offV, 3 * i + 1), readF32(dstV, 3 * i + 2) + readF32(offV, 3 * i + 2));
     const wvx = sx, wvy = sy, wvz = sz;
-    // W_w = R·(off_w + rotate(off_q, dst_w))
+    // W_w = R·(off_w + rotate(off_q, dst_w)), off_w being J·ṙ here (converted above)
     quatRotateScalar(oqx, oqy, oqz, oqw, readF32(dstW, 3 * i), readF32(dstW, 3 * i + 1), readF32(dstW, 3 * i + 2));
     quatRotateScalar(rx, ry, rz, rw, readF32(offW, 3 * i) + sx, readF32(offW, 3 * i + 1) + sy, readF32(offW, 3 * i + 2) + sz);
     const wwx = sx, wwy = sy, wwz = sz;
@@ -103,5 +105,6 @@ export function rootAnchorTransition(
     const lwx = sx, lwy = sy, lwz = sz;
     quatRotateScalar(nqx, nqy, nqz, nqw, readF32(dstW, 3 * i), readF32(dstW, 3 * i + 1), readF32(dstW, 3 * i + 2));
     writeF32(offW, 3 * i, lwx - sx); writeF32(offW, 3 * i + 1, lwy - sy); writeF32(offW, 3 * i + 2, lwz - sz);
+    jacobianBone(offQ, offW, i, true); // back to the rate of the new offset's rotation vector
   }
 }

@@ -33,6 +33,13 @@ const LN2: f64 = 0.6931471805599453;
 @lazy export let nvy: v128 = f32x4.splat(0);
 // @ts-ignore: decorator
 @lazy export let nvz: v128 = f32x4.splat(0);
+// The new rotation vector a = eydt·(j0 + j1·dt) of four bones before exp (f32x4), set by springX4.
+// @ts-ignore: decorator
+@lazy export let rvx: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let rvy: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let rvz: v128 = f32x4.splat(0);
 // y and eydt of four bones, as float64 pairs
 // @ts-ignore: decorator
 @lazy export let yLo: v128 = f64x2.splat(0);
@@ -94,6 +101,7 @@ const LN2: f64 = 0.6931471805599453;
   nvx = joinX4(uxLo, pux);
   nvy = joinX4(uyLo, puy);
   nvz = joinX4(uzLo, puz);
+  rvx = joinX4(axLo, pax); rvy = joinX4(ayLo, pay); rvz = joinX4(azLo, paz);
   quatExpX4(axLo, pax, ayLo, pay, azLo, paz);
 }
 
@@ -101,11 +109,16 @@ const LN2: f64 = 0.6931471805599453;
 export let ux: f64 = 0;
 export let uy: f64 = 0;
 export let uz: f64 = 0;
+// The new rotation vector a = eydt·(j0 + j1·dt) of the last springScalar (0 when snapped), before exp.
+export let rax: f64 = 0;
+export let ray: f64 = 0;
+export let raz: f64 = 0;
 
 // @ts-ignore: decorator
 @inline export function springScalar(j0x: f64, j0y: f64, j0z: f64, wx: f64, wy: f64, wz: f64, y: f64, e: f64, dt: f64): void {
   if (e == 0) {
     ux = 0; uy = 0; uz = 0;
+    rax = 0; ray = 0; raz = 0;
     sx = 0; sy = 0; sz = 0; sw = 1;
     return;
   }
@@ -114,7 +127,8 @@ export let uz: f64 = 0;
   ux = e * (wx - j1x * ydt); // v = eydt·(v − j1·y·dt)
   uy = e * (wy - j1y * ydt);
   uz = e * (wz - j1z * ydt);
-  quatExpScalar(e * (j0x + j1x * dt), e * (j0y + j1y * dt), e * (j0z + j1z * dt)); // x = exp(eydt·(j0 + j1·dt))
+  rax = e * (j0x + j1x * dt); ray = e * (j0y + j1y * dt); raz = e * (j0z + j1z * dt);
+  quatExpScalar(rax, ray, raz); // x = exp(eydt·(j0 + j1·dt))
 }
 
 /** y = 2·ln2/halflife (halflife_to_damping / 2, Spring-It-On). */

@@ -100,7 +100,7 @@ function plainTask(n) {
 }
 
 export default {
-  name: 'three',
+  name: 'three-buffers',
   sizes: ({ quick }) => (quick ? [] : [N]),
   tasks: (n) => [packedTask(n), updateTask(n), plainTask(n)],
   targets(t) {

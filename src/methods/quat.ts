@@ -24,8 +24,10 @@ export interface QuatMethods {
   /**
    * Inertialization transition for rotations (inertialize_pose_transition), at a switch from the
    * animation (srcQ, srcW) to (dstQ, dstW): `offQ ← abs(offQ ⊗ srcQ ⊗ dstQ⁻¹)`,
-   * `offW ← offW + rotate(offQ, srcW) − rotate(offQ', dstW)`, so that the output of
-   * {@link QuatMethods.quatInertializeUpdate} (rotation and angular velocity) does not jump.
+   * `offW ← J⁻¹(r')·(J(r)·offW + rotate(offQ, srcW) − rotate(offQ', dstW))`, so that the output of
+   * {@link QuatMethods.quatInertializeUpdate} (rotation and angular velocity) does not jump. offW
+   * is the rate of the offset's rotation vector r = log(offQ) (what the decay spring moves); J is
+   * the left Jacobian of SO(3)'s exponential map, which turns it into an angular velocity.
    * Start offQ at the identity `[0, 0, 0, 1]` and offW at 0.
    */
   quatInertializeTransition(
@@ -33,7 +35,7 @@ export interface QuatMethods {
   ): void;
   /**
    * Inertialization update for rotations (inertialize_pose_update): the offset decays with
-   * quatDecaySpringDamper, then `outQ = offQ ⊗ inQ`, `outW = offW + rotate(offQ, inW)`.
+   * quatDecaySpringDamper, then `outQ = offQ ⊗ inQ`, `outW = J(log offQ)·offW + rotate(offQ, inW)`.
    * outQ / outW may be the very arrays inQ / inW.
    */
   quatInertializeUpdate(

@@ -30,6 +30,7 @@ import {
   store4,
   toScaledAngleAxis,
 } from './quat.js';
+import { so3Jacobian } from './so3-jacobian.js';
 
 import type { FloatArray } from './float-array.js';
 /** One halflife (seconds) for all bones, or one per bone. */
@@ -175,12 +176,15 @@ export function quatDamper(q: FloatArray, qGoal: ArrayLike<number>, halflife: Ha
 
 /**
  * Inertialization transition for rotations (inertialize_pose_transition, Motion-Matching), with
- * the angular velocity corrected so that the output is continuous:
+ * the angular velocity corrected so that the output is continuous. `offW` is the rate of the
+ * offset's rotation vector r = log(offQ) (what the decay spring moves); its angular velocity is
+ * `J(r)·offW` (SO(3) Jacobian, ./so3-jacobian.ts):
  * `offQ' = abs(offQ ⊗ srcQ ⊗ dstQ⁻¹)`,
- * `offW' = (offW + rotate(offQ, srcW)) - rotate(offQ', dstW)`.
- * Right after the call, `offQ' ⊗ dstQ = ±(offQ ⊗ srcQ)` and `offW' + rotate(offQ', dstW) = offW + rotate(offQ, srcW)`:
+ * `offW' = J⁻¹(r')·((J(r)·offW + rotate(offQ, srcW)) - rotate(offQ', dstW))`.
+ * Right after the call, `offQ' ⊗ dstQ = ±(offQ ⊗ srcQ)` and `J(r')·offW' + rotate(offQ', dstW) = J(r)·offW + rotate(offQ, srcW)`:
  * the output rotation and angular velocity do not jump. (The original sets `offW' = offW + srcW - dstW`,
- * which ignores the rotation of the offset and makes the angular velocity jump.)
+ * which ignores the rotation of the offset and makes the angular velocity jump; without J, the
+ * rate would be taken for the angular velocity, which is off by (J − I)·offW for large offsets.)
  *
  * @param offQ offset rotations, 4N, updated in place
  * @param offW offset angular velocities, 3N, updated in place
@@ -202,19 +206,20 @@ export function quatInertializeTransition(
   boneCountMatches(n, dstQ, dstW);
   for (let i = 0; i < n; i++) {
     const oq = load4(offQ, i);
-    const ow = load3(offW, i);
+    const ow = so3Jacobian(oq, load3(offW, i)); // the offset's angular velocity J(r)·ṙ (./so3-jacobian.ts)
     const qn = abs(mul(mul(oq, load4(srcQ, i)), inv(load4(dstQ, i)))); // off_x = quat_abs(off_x * src_x * inv(dst_x)) (Motion-Matching)
-    const rs = rotate(oq, load3(srcW, i)); // off_x * src_v: the output angular velocity before is off_v + rs
-    const rd = rotate(qn, load3(dstW, i)); // off_x' * dst_v: the output angular velocity after is off_v' + rd
+    const rs = rotate(oq, load3(srcW, i)); // off_x * src_v: the output angular velocity before is J·off_v + rs
+    const rd = rotate(qn, load3(dstW, i)); // off_x' * dst_v: the output angular velocity after is J'·off_v' + rd
     store4(offQ, i, qn);
-    // off_v = (off_v + off_x * src_v) - off_x' * dst_v (Motion-Matching, corrected for continuity)
-    store3(offW, i, [ow[0] + rs[0] - rd[0], ow[1] + rs[1] - rd[1], ow[2] + rs[2] - rd[2]]);
+    // off_v = J'⁻¹((J·off_v + off_x * src_v) - off_x' * dst_v) (Motion-Matching, corrected for continuity)
+    store3(offW, i, so3Jacobian(load4(offQ, i), [ow[0] + rs[0] - rd[0], ow[1] + rs[1] - rd[1], ow[2] + rs[2] - rd[2]], true));
   }
 }
 
 /**
  * Inertialization update for rotations (inertialize_pose_update, Motion-Matching): decays the offset
- * with `quatDecaySpringDamper`, then `outQ = offQ ⊗ inQ`, `outW = offW + rotate(offQ, inW)`.
+ * with `quatDecaySpringDamper`, then `outQ = offQ ⊗ inQ`, `outW = J(log offQ)·offW + rotate(offQ, inW)`
+ * (offW is the rate of the offset's rotation vector; see quatInertializeTransition).
  * `outQ`/`outW` may be the same arrays as `inQ`/`inW`.
  *
  * @param outQ output rotations, 4N, written
@@ -242,11 +247,11 @@ export function quatInertializeUpdate(
   quatDecaySpringDamper(offQ, offW, halflife, dt); // decay_spring_damper_exact(off_x, off_v, halflife, dt) (Motion-Matching)
   for (let i = 0; i < n; i++) {
     const oq = load4(offQ, i);
-    const ow = load3(offW, i);
+    const ow = so3Jacobian(oq, load3(offW, i)); // the offset's angular velocity J(r)·ṙ (./so3-jacobian.ts)
     const iq = load4(inQ, i);
     const r = rotate(oq, load3(inW, i));
     store4(outQ, i, mul(oq, iq)); // out_x = off_x * in_x (Motion-Matching)
-    store3(outW, i, [ow[0] + r[0], ow[1] + r[1], ow[2] + r[2]]); // out_v = off_v + off_x * in_v (Motion-Matching)
+    store3(outW, i, [ow[0] + r[0], ow[1] + r[1], ow[2] + r[2]]); // out_v = J·off_v + off_x * in_v (Motion-Matching, with J)
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import { abs, inv, load3, load4, mul, rotate, store3, store4, type Quat, type Vec3 } from './quat.js';
 import type { FloatArray } from './float-array.js';
+import { so3Jacobian } from './so3-jacobian.js';
 
 const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -57,7 +58,7 @@ export function rootAnchorTransition(
     const wq = mul(R, mul(oq, dq));
     const wx = add(rotate(R, add(dx, load3(offX, i))), T);
     const wv = rotate(R, add(load3(dstV, i), load3(offV, i)));
-    const ww = rotate(R, add(load3(offW, i), rotate(oq, load3(dstW, i))));
+    const ww = rotate(R, add(so3Jacobian(oq, load3(offW, i)), rotate(oq, load3(dstW, i)))); // J·off_w: the offset's angular velocity
     // the new anchor, rounded to float32 as it is stored
     store4(anchorQ, c, mul(heading(wq), inv(heading(dq))));
     const Rn = load4(anchorQ, c);
@@ -69,6 +70,6 @@ export function rootAnchorTransition(
     store3(offX, i, sub(rotate(Ri, sub(wx, Tn)), dx));
     store3(offV, i, sub(rotate(Ri, wv), load3(dstV, i)));
     store4(offQ, i, abs(mul(mul(Ri, wq), inv(dq))));
-    store3(offW, i, sub(rotate(Ri, ww), rotate(load4(offQ, i), load3(dstW, i))));
+    store3(offW, i, so3Jacobian(load4(offQ, i), sub(rotate(Ri, ww), rotate(load4(offQ, i), load3(dstW, i))), true)); // back to the rate
   }
 }

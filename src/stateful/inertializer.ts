@@ -155,8 +155,9 @@ export class Inertializer {
   /**
    * The offsets, live views of the state in solver memory (valid until dispose): what the output
    * adds to the input (positions, velocities) or composes with it (rotations: output = offset ⊗ input;
-   * angular velocities: offset + rotate(offset rotation, input)). A root bone's offsets are in the
-   * animation's space, before the anchor.
+   * angular velocities: J(r)·offset + rotate(offset rotation, input), where the angular velocity
+   * offset is the rate of the offset rotation's rotation vector r and J the SO(3) Jacobian; see
+   * Solver.quatInertializeTransition). A root bone's offsets are in the animation's space, before the anchor.
    */
   get offsets(): Pose {
     this.checkUsable('Inertializer.offsets');
@@ -178,24 +179,40 @@ export class Inertializer {
    * A switch, for every character, from the animation being left (`src`, its pose now) to the one
    * entered (`dst`, its pose now): the offsets absorb the difference, so that the output of the
    * next update with `dst` continues the output of an update with `src` (position, rotation,
-   * velocity and angular velocity). Characters that do not switch pass the same pose as src and dst.
+   * velocity and angular velocity). Characters that do not switch pass the same pose as src and dst,
+   * or `character` (a character index) limits the switch to that one character: only its bones
+   * of src and dst are read and only its offsets (and anchor) change.
    */
-  transition(src: Pose, dst: Pose): void {
+  transition(src: Pose, dst: Pose, character?: number): void {
     const method = 'Inertializer.transition';
     this.checkUsable(method);
     const arrays = [...this.poseArrays(method, 'src', src, false), ...this.poseArrays(method, 'dst', dst, false)];
+    if (character !== undefined) {
+      checkNumber(method, 'character', character, 'nonNegative');
+      if (!Number.isInteger(character) || character >= this.count) {
+        throw new RangeError(`${method}: character is ${character}; it must be a whole number below count (${this.count})`);
+      }
+    }
     checkOverlap(method, [...arrays, ...this.stateArrays()]);
     const s = this.solver;
-    s.inertializeTransition(this.offX, this.offV, src.positions, src.velocities, dst.positions, dst.velocities);
-    s.quatInertializeTransition(this.offQ, this.offW, src.rotations, src.angularVelocities, dst.rotations, dst.angularVelocities);
+    const b = this.bones;
+    const c = character ?? 0;
+    const count = character === undefined ? this.count : 1;
+    // views of the characters that switch (the whole batch, or one character's bones)
+    const part = (a: Float32Array, width: number, perCharacter: number): Float32Array =>
+      character === undefined ? a : a.subarray(width * perCharacter * c, width * perCharacter * (c + 1));
+    const [sx, sv, sq, sw] = [part(src.positions, 3, b), part(src.velocities, 3, b), part(src.rotations, 4, b), part(src.angularVelocities, 3, b)];
+    const [dx, dv, dq, dw] = [part(dst.positions, 3, b), part(dst.velocities, 3, b), part(dst.rotations, 4, b), part(dst.angularVelocities, 3, b)];
+    const [ox, ov, oq, ow] = [part(this.offX, 3, b), part(this.offV, 3, b), part(this.offQ, 4, b), part(this.offW, 3, b)];
+    s.inertializeTransition(ox, ov, sx, sv, dx, dv);
+    s.quatInertializeTransition(oq, ow, sq, sw, dq, dw);
     if (this.rootBone !== null) {
-      const b = this.bones;
       const operands = [
-        written(this.offX, 3 * b), written(this.offV, 3 * b), written(this.offQ, 4 * b), written(this.offW, 3 * b),
-        read(dst.positions, 3 * b), read(dst.velocities, 3 * b), read(dst.rotations, 4 * b), read(dst.angularVelocities, 3 * b),
-        written(this.anchorQ!, 4), written(this.anchorX!, 3),
+        written(ox, 3 * b), written(ov, 3 * b), written(oq, 4 * b), written(ow, 3 * b),
+        read(dx, 3 * b), read(dv, 3 * b), read(dq, 4 * b), read(dw, 3 * b),
+        written(part(this.anchorQ!, 4, 1), 4), written(part(this.anchorX!, 3, 1), 3),
       ];
-      s.runKernel(ROOT_TRANSITION, this.count, operands, [], [b, this.rootBone]);
+      s.runKernel(ROOT_TRANSITION, count, operands, [], [b, this.rootBone]);
     }
   }
 

@@ -10,3 +10,4 @@ export {
   spring, springAngle, spring3, springEuler, springQuat, damper, damper3, damperQuat,
   springVelocity, resetSpring, wrapAngle, type Vector3Like,
 } from './damp.js';
+export { InertializedMixer, InertializedMixerGroup, type InertializedMixerOptions } from './inertialized-mixer.js';

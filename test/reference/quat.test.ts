@@ -428,9 +428,12 @@ describe('quaternion inertialization', () => {
       const inW = scale(randomAxis(r), uniform(r, 0, 5));
       const outQ = new Float64Array(4), outW = new Float64Array(3);
       quatInertializeUpdate(outQ, outW, Float64Array.from(offQ), Float64Array.from(offW), inQ, inW, 0.1, 0);
-      // advance both factors by their own angular velocity (dq/dt = ½ ω ⊗ q) for ±ε, take a central difference
+      // advance the offset's rotation vector by its rate (offW: r(t) = log(offQ) + t·offW) and the
+      // input by its angular velocity (dq/dt = ½ ω ⊗ q) for ±ε, take a central difference
       const eps = 1e-5;
-      const at = (t: number) => mul(mul(fromScaledAngleAxis(scale(offW, t)), offQ), mul(fromScaledAngleAxis(scale(inW, t)), inQ));
+      const r0 = toScaledAngleAxis(offQ);
+      const offsetAt = (t: number) => fromScaledAngleAxis([r0[0] + t * offW[0]!, r0[1] + t * offW[1]!, r0[2] + t * offW[2]!]);
+      const at = (t: number) => mul(offsetAt(t), mul(fromScaledAngleAxis(scale(inW, t)), inQ));
       const fd = scale(toScaledAngleAxis(mul(at(eps), inv(at(-eps)))), 1 / (2 * eps));
       // central difference truncation O(ε² |ω|³) ≈ 1e-10 · 1000 = 1e-7, rounding ≈ 1e-16 / 1e-5 = 1e-11
       expect(dist3(fd, outW)).toBeLessThan(1e-6);

@@ -1,0 +1,508 @@
+/**
+ * Inertialization (Holden, "Motion-Matching": inertialize_pose_transition / _update) of what
+ * three.js AnimationMixers animate: every position, quaternion and scale they write. A drop-in for
+ * `mixer.update(dt)`: switch or jump animations in any way (play/stop, crossFadeTo,
+ * `action.time = t`), call `transition()`, and call `update(dt)` every frame instead of
+ * `mixer.update(dt)`.
+ *
+ * Per frame: `mixer.update(dt)` for each mixer, the mixer's own pose read from its bindings
+ * (./mixer-bindings.ts), then ONE Inertializer update for every bone of every mixer of the
+ * group (and one vector update for the scales, if any are animated), and the output written to
+ * the objects. At a transition of one mixer: the source is its pose before the switch with the
+ * velocity of its last frame (backward difference over the last update's dt), the destination is
+ * the new pose at t with its velocity from the animation itself, (pose(t + ε) − pose(t)) / ε,
+ * sampled by mixer.update(0), mixer.update(ε), mixer.update(−ε) (see docs/DECISIONS.md).
+ */
+import type { AnimationMixer, Object3D, Quaternion, Vector3 } from 'three';
+import { Inertializer, type Pose } from '../stateful/inertializer.js';
+import { SolverBase, type Solver } from '../api/solver.js';
+import { checkNumber, describe } from '../core/validate.js';
+import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
+import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
+
+export interface InertializedMixerOptions {
+  /**
+   * Seconds for an offset to halve: a number, or a function giving it for each animated object
+   * (a halflife per bone). In a group, objects at the same place in each mixer's bindings must
+   * get the same value.
+   */
+  halflife: number | ((object: Object3D) => number);
+  /**
+   * Name of the object that carries the clip's root motion (e.g. `'hip'`), or undefined. That
+   * object is re-anchored at every transition as {@link InertializerOptions.rootBone} describes:
+   * the new clip's root trajectory continues from where the character is (heading about +Y and
+   * ground position x, z), instead of the character being pulled to where the clip happens to be.
+   */
+  root?: string;
+  /**
+   * For tests only: zero the source's or the destination's velocity at transitions (what a
+   * model without velocities would do), to show that the continuity measure can fail.
+   * @internal
+   */
+  zeroVelocity?: 'source' | 'destination';
+}
+
+/** Sampling step (s) of the destination's velocity: well inside a 120 Hz keyframe interval, and float32 rounding of the pose over it stays below 1e-3 of typical speeds. */
+const EPSILON = 1e-4;
+
+/** Where one PropertyMixer's value goes: a property kind and the first float of its slot. */
+interface Destination {
+  kind: TransformProperty | null;
+  at: number;
+  /** Whether the binding has been active in an update (its original value is then saved). */
+  seen: boolean;
+}
+
+/** The setter put on the bindings the group writes instead of the mixer. */
+function noop(): void {}
+
+/** One animated object: its slot (bone index) and the properties the mixer writes. */
+interface Slot {
+  object: Object3D;
+  position: boolean;
+  quaternion: boolean;
+  scale: boolean;
+}
+
+const KIND_SIZE = { position: 3, quaternion: 4, scale: 3 } as const;
+
+/**
+ * Many mixers (a crowd) inertialized together: one Inertializer for all of them, so that a
+ * frame costs one kernel call whatever the number of characters. The set of mixers and the
+ * objects they animate are fixed at construction: create every action (`mixer.clipAction`)
+ * before. Bone b of character m is the b-th object the mixer animates (the root first, if given).
+ */
+export class InertializedMixerGroup {
+  readonly mixers: readonly AnimationMixer[];
+  /** Objects per character (the largest count over the mixers; the others are padded). */
+  readonly bones: number;
+  private readonly solver: SolverBase;
+  private readonly inertializer: Inertializer;
+  private readonly internals: MixerInternals[];
+  private readonly slots: Slot[][];
+  /** Where each PropertyMixer's value goes (a Map: a property added to three's objects would change their shape). */
+  private readonly destinations = new Map<PropertyMixerLike, Destination>();
+  /** Per mixer, the bindings as last read and their destinations, index for index (a cache of the map). */
+  private readonly seenBindings: (PropertyMixerLike | undefined)[][];
+  private readonly bindingDestinations: Destination[][];
+  /** The setters replaced by a no-op (restored by dispose): the mixer no longer writes what the group writes. */
+  private readonly setters: { binding: { setValue?: unknown }; setValue: unknown }[] = [];
+  /** The mixers' own poses (positions, rotations; zero velocities), the output, and the transition poses. */
+  private readonly input: Pose;
+  private readonly output: Pose;
+  private readonly src: Pose;
+  private readonly dst: Pose;
+  /** The mixers' own poses of the previous frame. */
+  private readonly prevX: Float32Array;
+  private readonly prevQ: Float32Array;
+  /** Scales: their own inertialization (vector), allocated when some mixer animates a scale. */
+  private readonly scales: ScaleState | null;
+  private readonly owned: Float32Array[] = [];
+  /** Per mixer: true after its transition until the next update (its velocity is then dst's). */
+  private readonly fresh: boolean[];
+  private lastDt = 0;
+  private disposed = false;
+  private readonly zeroVelocity: 'source' | 'destination' | undefined;
+
+  constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
+    const method = 'InertializedMixerGroup';
+    if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    if (!Array.isArray(mixers) || mixers.length === 0) throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
+    if (typeof options !== 'object' || options === null) throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    const { halflife, root } = options;
+    if (typeof halflife !== 'function') checkNumber(method, 'options.halflife', halflife, 'nonNegative');
+    if (root !== undefined && typeof root !== 'string') throw new TypeError(`${method}: options.root must be an object name (a string), got ${describe(root)}`);
+    this.mixers = [...mixers];
+    this.zeroVelocity = options.zeroVelocity;
+    this.solver = solver;
+    this.internals = this.mixers.map((mixer, m) => {
+      if (typeof mixer !== 'object' || mixer === null) throw new TypeError(`${method}: mixers[${m}] must be an AnimationMixer, got ${describe(mixer)}`);
+      return internals(method, mixer);
+    });
+    this.slots = this.internals.map((mi, m) => collectSlots(method, mi, root, m));
+    this.bones = Math.max(...this.slots.map((s) => s.length));
+    if (this.bones === 0) throw new RangeError(`${method}: the mixers animate no position, quaternion or scale; create their actions (mixer.clipAction) first`);
+    const perBone = halflives(method, this.slots, this.bones, halflife);
+    const count = this.mixers.length;
+    const n = count * this.bones;
+    this.inertializer = new Inertializer(solver, { count, bones: this.bones, halflife: perBone, ...(root !== undefined ? { rootBone: 0 } : {}) });
+    try {
+      const pose = (): Pose => ({ positions: this.alloc(3 * n), rotations: this.alloc(4 * n), velocities: this.alloc(3 * n), angularVelocities: this.alloc(3 * n) });
+      this.input = pose();
+      this.output = pose();
+      this.src = pose();
+      this.dst = pose();
+      const anyScale = this.slots.some((s) => s.some((slot) => slot.scale));
+      this.scales = anyScale ? new ScaleState(solver, this, n, perBone) : null;
+    } catch (error) {
+      this.dispose();
+      throw error;
+    }
+    this.prevX = new Float32Array(3 * n);
+    this.prevQ = new Float32Array(4 * n);
+    this.fresh = this.mixers.map(() => false);
+    this.seenBindings = this.mixers.map(() => []);
+    this.bindingDestinations = this.mixers.map(() => []);
+    this.internals.forEach((mi, m) => {
+      for (const pm of mi._bindings) this.destinationOf(method, m, pm);
+    });
+    for (let k = 3; k < 4 * n; k += 4) this.input.rotations[k] = 1;
+    // the objects' values now are the mixers' own poses and the output
+    for (let m = 0; m < count; m++) this.readObjects(m, this.input.positions, this.input.rotations, this.scales?.input ?? null);
+    this.output.positions.set(this.input.positions);
+    this.output.rotations.set(this.input.rotations);
+    this.prevX.set(this.input.positions);
+    this.prevQ.set(this.input.rotations);
+    if (this.scales) this.scales.output.set(this.scales.input);
+  }
+
+  /** Allocates a solver array owned by this group (freed by dispose). @internal */
+  alloc(length: number): Float32Array {
+    const array = this.solver.alloc(length);
+    this.owned.push(array);
+    return array;
+  }
+
+  /**
+   * After switching or jumping the animations of `which` (one mixer, several, or by default all of
+   * them): the offsets absorb the difference between what was on screen and the new pose, with
+   * their velocities, so that the output continues smoothly. Runs mixer.update(0), update(ε) and
+   * update(−ε) on each of these mixers (their events fire), which leaves their time unchanged.
+   */
+  transition(which?: AnimationMixer | readonly AnimationMixer[]): void {
+    const method = 'InertializedMixerGroup.transition';
+    this.checkUsable(method);
+    const list = which === undefined ? this.mixers : Array.isArray(which) ? which : [which as AnimationMixer];
+    const indices = list.map((mixer, k) => {
+      const m = this.mixers.indexOf(mixer);
+      if (m < 0) throw new RangeError(`${method}: mixer ${k} is not one of this group's mixers`);
+      return m;
+    });
+    for (const m of indices) this.transitionOne(m);
+  }
+
+  /** Advances every mixer by dt (s, ≥ 0) and writes the inertialized pose to the objects they animate. */
+  update(dt: number): void {
+    const method = 'InertializedMixerGroup.update';
+    this.checkUsable(method);
+    checkNumber(method, 'dt', dt, 'nonNegative');
+    const { input, output } = this;
+    this.prevX.set(input.positions);
+    this.prevQ.set(input.rotations);
+    this.lastDt = dt;
+    this.scales?.prev.set(this.scales.input);
+    for (let m = 0; m < this.mixers.length; m++) {
+      this.fresh[m] = false;
+      this.mixers[m]!.update(dt);
+      this.readMixer(method, m, input.positions, input.rotations, this.scales?.input ?? null);
+    }
+    this.inertializer.update(input, undefined, dt, output);
+    this.scales?.update(dt);
+    for (let m = 0; m < this.mixers.length; m++) this.writeObjects(m);
+  }
+
+  /** Returns the solver memory; the group must not be used afterwards. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const { binding, setValue } of this.setters) binding.setValue = setValue;
+    this.setters.length = 0;
+    this.inertializer?.dispose();
+    if (this.solver.isDisposed()) return;
+    for (const array of this.owned) this.solver.free(array);
+    this.owned.length = 0;
+  }
+
+  private checkUsable(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this InertializedMixerGroup has been disposed`);
+  }
+
+  private transitionOne(m: number): void {
+    const method = 'InertializedMixerGroup.transition';
+    const { input, src, dst } = this;
+    const mixer = this.mixers[m]!;
+    const b = this.bones;
+    const x0 = 3 * b * m, x1 = x0 + 3 * b, q0 = 4 * b * m, q1 = q0 + 4 * b;
+    // source: the mixer's pose before the switch; its velocity is the last frame's (or the last transition's)
+    src.positions.set(input.positions.subarray(x0, x1), x0);
+    src.rotations.set(input.rotations.subarray(q0, q1), q0);
+    if (this.fresh[m]) {
+      src.velocities.set(dst.velocities.subarray(x0, x1), x0);
+      src.angularVelocities.set(dst.angularVelocities.subarray(x0, x1), x0);
+    } else {
+      velocities(this.prevX, this.prevQ, input.positions, input.rotations, this.lastDt, src.velocities, src.angularVelocities, b * m, b);
+    }
+    // destination: the new pose at t and at t + ε
+    const probeX = new Float32Array(3 * b * this.mixers.length), probeQ = new Float32Array(4 * b * this.mixers.length);
+    dst.positions.set(input.positions.subarray(x0, x1), x0);
+    dst.rotations.set(input.rotations.subarray(q0, q1), q0);
+    const scales = this.scales;
+    scales?.beginTransition(m, b);
+    mixer.update(0);
+    this.readMixer(method, m, dst.positions, dst.rotations, scales?.dst ?? null);
+    probeX.set(dst.positions.subarray(x0, x1), x0);
+    probeQ.set(dst.rotations.subarray(q0, q1), q0);
+    const probeS = scales ? Float32Array.from(scales.dst) : null;
+    mixer.update(EPSILON);
+    this.readMixer(method, m, probeX, probeQ, probeS);
+    mixer.update(-EPSILON);
+    velocities(dst.positions, dst.rotations, probeX, probeQ, EPSILON, dst.velocities, dst.angularVelocities, b * m, b);
+    const zeroed = this.zeroVelocity === 'source' ? src : this.zeroVelocity === 'destination' ? dst : null;
+    if (zeroed) {
+      zeroed.velocities.fill(0, x0, x1);
+      zeroed.angularVelocities.fill(0, x0, x1);
+    }
+    this.inertializer.transition(src, dst, m);
+    scales?.transition(m, b, probeS!, this.lastDt, this.fresh[m]!);
+    // the mixer's own pose is now the destination's; the objects keep showing the output
+    input.positions.set(dst.positions.subarray(x0, x1), x0);
+    input.rotations.set(dst.rotations.subarray(q0, q1), q0);
+    this.fresh[m] = true;
+    this.writeObjects(m);
+  }
+
+  /** Reads the current value of every animated object of mixer m (at construction). */
+  private readObjects(m: number, x: Float32Array, q: Float32Array, s: Float32Array | null): void {
+    const slots = this.slots[m]!;
+    const base = this.bones * m;
+    for (let j = 0; j < slots.length; j++) {
+      const { object } = slots[j]!;
+      const i = base + j;
+      object.position.toArray(x, 3 * i);
+      object.quaternion.toArray(q, 4 * i);
+      if (s) object.scale.toArray(s, 3 * i);
+    }
+  }
+
+  /**
+   * Reads mixer m's own pose of its last update from its bindings' buffers: an active binding's
+   * blended result, and, for one that was active and no longer is, the original value the mixer
+   * restores (PropertyMixer.restoreOriginalState, which the no-op setter keeps off the object).
+   */
+  private readMixer(method: string, m: number, x: Float32Array, q: Float32Array, s: Float32Array | null): void {
+    const mi = this.internals[m]!;
+    const bindings = mi._bindings;
+    const active = mi._nActiveBindings;
+    const accu = mi._accuIndex + 1;
+    // the destinations in the order of the mixer's bindings (which changes when actions start or stop)
+    const seen = this.seenBindings[m]!, dests = this.bindingDestinations[m]!;
+    if (seen.length !== bindings.length) seen.length = dests.length = bindings.length;
+    for (let k = 0; k < bindings.length; k++) {
+      const pm = bindings[k]!;
+      if (seen[k] !== pm) {
+        seen[k] = pm;
+        dests[k] = this.destinationOf(method, m, pm);
+      }
+      const d = dests[k]!;
+      if (d.kind === null) continue;
+      if (k < active) d.seen = true;
+      else if (!d.seen) continue; // never active: the value at construction stands
+      const buffer = pm.buffer;
+      const o = (k < active ? accu : (pm as { _origIndex?: number })._origIndex ?? 3) * pm.valueSize;
+      const a = d.at;
+      if (d.kind === 'quaternion') {
+        q[a] = buffer[o]!; q[a + 1] = buffer[o + 1]!; q[a + 2] = buffer[o + 2]!; q[a + 3] = buffer[o + 3]!;
+      } else {
+        const target = d.kind === 'position' ? x : s!;
+        target[a] = buffer[o]!; target[a + 1] = buffer[o + 1]!; target[a + 2] = buffer[o + 2]!;
+      }
+    }
+  }
+
+  /** Where a PropertyMixer's value goes (looked up once, then from the map). */
+  private destinationOf(method: string, m: number, pm: PropertyMixerLike): Destination {
+    const stored = this.destinations.get(pm);
+    if (stored !== undefined) return stored;
+    const d = this.destination(method, m, pm);
+    this.destinations.set(pm, d);
+    if (d.kind !== null) {
+      // the group writes this property: the mixer's own write (and its Euler update) would be overwritten anyway
+      this.setters.push({ binding: pm.binding, setValue: pm.binding.setValue });
+      pm.binding.setValue = noop;
+    }
+    return d;
+  }
+
+  /** Where a PropertyMixer seen for the first time goes (an error if it animates an object unknown at construction). */
+  private destination(method: string, m: number, pm: PropertyMixerLike): Destination {
+    const target = transformTarget(method, pm);
+    if (target === null) return { kind: null, at: 0, seen: false };
+    const slots = this.slots[m]!;
+    const j = slots.findIndex((slot) => slot.object === target.object && slot[target.property]);
+    if (j < 0) {
+      throw new RangeError(
+        `${method}: mixers[${m}] animates the ${target.property} of "${target.object.name}", which it did not animate when the group was built; create every action (mixer.clipAction) before building it`,
+      );
+    }
+    return { kind: target.property, at: KIND_SIZE[target.property] * (this.bones * m + j), seen: false };
+  }
+
+  /** Writes mixer m's output to its objects (only the properties the mixer animates). */
+  private writeObjects(m: number): void {
+    const slots = this.slots[m]!;
+    const x = this.output.positions, q = this.output.rotations;
+    const s = this.scales?.output;
+    const base = this.bones * m;
+    for (let j = 0; j < slots.length; j++) {
+      const slot = slots[j]!;
+      const i = base + j;
+      if (slot.position) setVector(slot.object.position, x, 3 * i);
+      if (slot.quaternion) setQuaternion(slot.object.quaternion, q, 4 * i);
+      if (slot.scale && s) setVector(slot.object.scale, s, 3 * i);
+    }
+  }
+
+}
+
+/** One mixer: an {@link InertializedMixerGroup} of one. */
+export class InertializedMixer {
+  readonly mixer: AnimationMixer;
+  private readonly group: InertializedMixerGroup;
+
+  constructor(solver: Solver, mixer: AnimationMixer, options: InertializedMixerOptions) {
+    this.mixer = mixer;
+    this.group = new InertializedMixerGroup(solver, [mixer], options);
+  }
+
+  /** After switching or jumping animations: see {@link InertializedMixerGroup.transition}. */
+  transition(): void {
+    this.group.transition();
+  }
+
+  /** Instead of mixer.update(dt): advances the mixer and writes the inertialized pose. */
+  update(dt: number): void {
+    this.group.update(dt);
+  }
+
+  /** Returns the solver memory. Idempotent. */
+  dispose(): void {
+    this.group.dispose();
+  }
+}
+
+/**
+ * Scales: a vector inertialization (solver.inertializeTransition/Update, one float per element)
+ * beside the Inertializer, which only knows positions and rotations.
+ */
+class ScaleState {
+  readonly input: Float32Array;
+  readonly output: Float32Array;
+  readonly prev: Float32Array;
+  readonly dst: Float32Array;
+  private readonly offX: Float32Array;
+  private readonly offV: Float32Array;
+  private readonly zero: Float32Array;
+  private readonly outV: Float32Array;
+  private readonly srcX: Float32Array;
+  private readonly srcV: Float32Array;
+  private readonly dstV: Float32Array;
+  private readonly halflife: number | Float32Array;
+
+  constructor(private readonly solver: Solver, group: InertializedMixerGroup, n: number, perBone: number | Float32Array) {
+    const a = (length: number) => group.alloc(length);
+    this.input = a(3 * n); this.output = a(3 * n); this.dst = a(3 * n);
+    this.offX = a(3 * n); this.offV = a(3 * n); this.zero = a(3 * n); this.outV = a(3 * n);
+    this.srcX = a(3 * n); this.srcV = a(3 * n); this.dstV = a(3 * n);
+    this.prev = new Float32Array(3 * n);
+    this.input.fill(1);
+    if (typeof perBone === 'number') {
+      this.halflife = perBone;
+    } else {
+      const h = a(3 * n);
+      const b = perBone.length;
+      for (let k = 0; k < 3 * n; k++) h[k] = perBone[Math.floor(k / 3) % b]!;
+      this.halflife = h;
+    }
+  }
+
+  beginTransition(m: number, b: number): void {
+    const x0 = 3 * b * m, x1 = x0 + 3 * b;
+    this.srcX.set(this.input.subarray(x0, x1), x0);
+    this.dst.set(this.input.subarray(x0, x1), x0);
+  }
+
+  transition(m: number, b: number, probe: Float32Array, lastDt: number, fresh: boolean): void {
+    const x0 = 3 * b * m, x1 = x0 + 3 * b;
+    for (let k = x0; k < x1; k++) {
+      if (!fresh) this.srcV[k] = lastDt > 0 ? (this.input[k]! - this.prev[k]!) / lastDt : 0;
+      else this.srcV[k] = this.dstV[k]!;
+      this.dstV[k] = (probe[k]! - this.dst[k]!) / EPSILON;
+    }
+    const part = (a: Float32Array) => a.subarray(x0, x1);
+    this.solver.inertializeTransition(part(this.offX), part(this.offV), part(this.srcX), part(this.srcV), part(this.dst), part(this.dstV));
+    this.input.set(part(this.dst), x0);
+  }
+
+  update(dt: number): void {
+    this.solver.inertializeUpdate(this.output, this.outV, this.offX, this.offV, this.input, this.zero, this.halflife, dt);
+  }
+}
+
+/** The objects mixer mi animates, in binding order, the root (by name) first. */
+function collectSlots(method: string, mi: MixerInternals, root: string | undefined, m: number): Slot[] {
+  const slots: Slot[] = [];
+  for (const pm of mi._bindings) {
+    const target = transformTarget(method, pm);
+    if (target === null) continue;
+    let slot = slots.find((s) => s.object === target.object);
+    if (!slot) {
+      slot = { object: target.object, position: false, quaternion: false, scale: false };
+      slots.push(slot);
+    }
+    slot[target.property] = true;
+  }
+  if (root !== undefined) {
+    const r = slots.findIndex((s) => s.object.name === root);
+    if (r < 0) throw new RangeError(`${method}: options.root is "${root}", but mixers[${m}] animates no object of that name`);
+    slots.unshift(...slots.splice(r, 1));
+  }
+  return slots;
+}
+
+/** The halflife as the Inertializer takes it: a number, or one value per bone (agreeing across mixers). */
+function halflives(method: string, slots: Slot[][], bones: number, halflife: InertializedMixerOptions['halflife']): number | Float32Array {
+  if (typeof halflife === 'number') return halflife;
+  const perBone = new Float32Array(bones);
+  const set = new Uint8Array(bones);
+  slots.forEach((list, m) =>
+    list.forEach((slot, j) => {
+      const h = halflife(slot.object);
+      checkNumber(method, `options.halflife(${slot.object.name || 'object'})`, h, 'nonNegative');
+      if (set[j] && perBone[j] !== Math.fround(h)) {
+        throw new RangeError(`${method}: options.halflife gives ${h} for "${slot.object.name}" of mixers[${m}] but ${perBone[j]} for bone ${j} of another mixer; bones at the same place must share a halflife`);
+      }
+      perBone[j] = h;
+      set[j] = 1;
+    }),
+  );
+  return perBone;
+}
+
+/**
+ * Velocities of bones [first, first + count) from two poses dt apart: v = (x1 − x0)/dt and
+ * ω = log(q1 ⊗ q0⁻¹)/dt (shortest arc; the parent frame, dq/dt = ½ ω ⊗ q). dt = 0 gives zero.
+ */
+function velocities(
+  x0: Float32Array, q0: Float32Array, x1: Float32Array, q1: Float32Array, dt: number,
+  v: Float32Array, w: Float32Array, first: number, count: number,
+): void {
+  for (let i = first; i < first + count; i++) {
+    if (!(dt > 0)) {
+      v.fill(0, 3 * i, 3 * i + 3);
+      w.fill(0, 3 * i, 3 * i + 3);
+      continue;
+    }
+    for (let k = 3 * i; k < 3 * i + 3; k++) v[k] = (x1[k]! - x0[k]!) / dt;
+    const a = q0.subarray(4 * i, 4 * i + 4), b = q1.subarray(4 * i, 4 * i + 4);
+    const r = toScaledAngleAxis(mul(b, inv(a)));
+    w[3 * i] = r[0] / dt; w[3 * i + 1] = r[1] / dt; w[3 * i + 2] = r[2] / dt;
+  }
+}
+
+function setVector(target: Vector3, a: Float32Array, o: number): void {
+  target.set(a[o]!, a[o + 1]!, a[o + 2]!);
+}
+
+function setQuaternion(target: Quaternion, a: Float32Array, o: number): void {
+  target.set(a[o]!, a[o + 1]!, a[o + 2]!, a[o + 3]!);
+}
