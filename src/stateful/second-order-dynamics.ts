@@ -21,7 +21,7 @@ export interface SecondOrderDynamicsOptions {
   method?: SecondOrderMethod;
 }
 
-/** Coefficients per channel of the widest method ('exact': k3, C, m01, D, m10, m11, I). */
+/** Coefficients per channel of the widest method ('exact': k3, C, xv, D, vx, vv, I). */
 const COEFFICIENT_PLANES = 7;
 
 const WASM_KERNELS: Record<SecondOrderMethod, KernelName> = {

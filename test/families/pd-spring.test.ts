@@ -51,7 +51,7 @@ function transcribe(method: Method, x: number, v: number, g: number, q: number, 
     case 'exact': {
       const T = reference.linearTransition(w, z, dt);
       const e = A.sub(x, g);
-      return [g + A.in(T.m00) * e + A.in(T.m01) * v + A.in(d * T.p) * q, A.in(T.m10) * e + A.in(T.m11) * v + A.in(d * T.m01) * q];
+      return [g + A.in(T.xx) * e + A.in(T.xv) * v + A.in(d * T.P) * q, A.in(T.vx) * e + A.in(T.vv) * v + A.in(d * T.xv) * q];
     }
   }
 }

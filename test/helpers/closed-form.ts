@@ -54,7 +54,7 @@ export function transitionGain(omega: number, zeta: number, t: number): number {
   let gain = 1;
   for (let k = 1; k <= 400; k++) {
     const T = linearTransition(omega, zeta, (t * k) / 400);
-    gain = Math.max(gain, Math.abs(T.m00) + Math.abs(T.m01), Math.abs(T.m10) + Math.abs(T.m11));
+    gain = Math.max(gain, Math.abs(T.xx) + Math.abs(T.xv), Math.abs(T.vx) + Math.abs(T.vv));
   }
   return gain;
 }

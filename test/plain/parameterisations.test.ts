@@ -152,12 +152,12 @@ describe('docs/parameterisations.md: every parameterisation of a row is the same
       sod.update(dt, g);
       t += dt;
       const [xt, vt] = oscillator(w, zeta, x0, 0, g0, 0, t);
-      // Bound: each step errs by ≤ 8u·M, M = |g| + |m00·(x − g)| + |m01·v| (7 float32 roundings
+      // Bound: each step errs by ≤ 8u·M, M = |g| + |xx·(x − g)| + |xv·v| (7 float32 roundings
       // and the stored result), carried to later steps with a gain ≤ G (the exact transition's
       // ∞-norm); the float32 parameters differ from (w, ζ) by ≤ 2u relative, which moves the
       // solution at t by ≤ 2u·(ωt + 1)·(|x0 − g| + …) — covered by the same sum over 48 steps.
       const T = reference.linearTransition(w, zeta, dt);
-      accumulated += 8 * u * (Math.abs(g0) + (Math.abs(T.m00) + Math.abs(T.m01) * w + Math.abs(T.m10) / w + Math.abs(T.m11)) * Math.abs(x0 - g0)) + 4 * u * (w * t + 1) * Math.abs(x0 - g0);
+      accumulated += 8 * u * (Math.abs(g0) + (Math.abs(T.xx) + Math.abs(T.xv) * w + Math.abs(T.vx) / w + Math.abs(T.vv)) * Math.abs(x0 - g0)) + 4 * u * (w * t + 1) * Math.abs(x0 - g0);
       const bound = transitionGain(w, zeta, t) * accumulated;
       const all = { ...Object.fromEntries(Object.entries(runs).map(([name, [p, v]]) => [name, [p[0], v[0]]])), SecondOrderDynamics: [sod.y[0], sod.yd[0]] };
       for (const [name, [p, v]] of Object.entries(all)) {
