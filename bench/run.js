@@ -468,7 +468,7 @@ const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 const partial = FILTER !== null || N_OPTION !== undefined || SUITE_OPTION !== undefined;
 const fileName = partial ? 'latest-partial.json' : QUICK ? 'latest-quick.json' : 'latest.json';
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, fileName), JSON.stringify(result, null, 2) + '\n');
+writeFileSync(join(resultsDir, fileName), `${JSON.stringify(result, null, 2)}\n`);
 console.log(`\nwrote bench/results/${fileName} (${rows.length} rows) in ${wallSeconds.toFixed(1)} s`);
 // A full run also writes bench/results/summary.json, the small file the README's table comes
 // from (committed; latest.json, with every statistic, is git-ignored).
@@ -486,7 +486,7 @@ if (!partial && !QUICK) {
     })),
     checks: checks.map((c) => ({ suite: c.suite, name: c.name, status: c.status, value: round(c.value), unit: c.unit ?? null, noisy: Boolean(c.noisy) })),
   };
-  writeFileSync(join(resultsDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
+  writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 1)}\n`);
   console.log('wrote bench/results/summary.json');
 }
 

@@ -142,7 +142,11 @@ export default {
               const step = solver.prepare(kernel.name, ...kernel.args(a, p));
               let flip = false;
               const varying = variant !== 'prepared';
-              const call = varying ? () => step((flip = !flip) ? DT : DT * (1 + 2 ** -20)) : () => step(DT);
+              const alternate = () => {
+                flip = !flip;
+                return step(flip ? DT : DT * (1 + 2 ** -20));
+              };
+              const call = varying ? alternate : () => step(DT);
               return {
                 ...tracked(call, [a.x, a.v]),
                 dispose: () => {

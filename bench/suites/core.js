@@ -112,7 +112,7 @@ export default {
       floor: true,
       setup(solver) {
         const floorKernel = solver.rawKernels.dataMovementFloor;
-        return springSetup(solver, dataOf(), [], 'none', (s, a) => {
+        return springSetup(solver, dataOf(), [], 'none', (_s, a) => {
           const [px, pv, pg, pq] = [a.x.byteOffset, a.v.byteOffset, a.g.byteOffset, a.q.byteOffset];
           return () => floorKernel(px, pv, pg, pq, n, 0);
         });

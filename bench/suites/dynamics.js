@@ -77,7 +77,11 @@ function secondOrderTasks(method) {
     fillSpec(dynamics.yd, V, 'yd', N);
     const inputs = [x0, x1];
     let k = 0;
-    return tracked(() => dynamics.update(DT, inputs[(k ^= 1)]), [dynamics.xPrev, dynamics.y, dynamics.yd]);
+    const update = () => {
+      k ^= 1;
+      return dynamics.update(DT, inputs[k]);
+    };
+    return tracked(update, [dynamics.xPrev, dynamics.y, dynamics.yd]);
   });
 }
 

@@ -43,9 +43,15 @@ const states = new WeakMap<object, Map<string, State>>();
 
 function stateOf(object: object, key: string, size: number): State {
   let byKey = states.get(object);
-  if (!byKey) states.set(object, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    states.set(object, byKey);
+  }
   let state = byKey.get(key);
-  if (!state) byKey.set(key, (state = { v: new Array<number>(size).fill(0), leader: null }));
+  if (!state) {
+    state = { v: new Array<number>(size).fill(0), leader: null };
+    byKey.set(key, state);
+  }
   return state;
 }
 
@@ -90,7 +96,8 @@ function step(x: number[], state: State, target: number[], halflife: number, dt:
     follow(x, v, target, null, critical(halflife, dt));
     return;
   }
-  const leader = (state.leader ??= [...x]);
+  state.leader ??= [...x];
+  const leader = state.leader;
   const distance = Math.hypot(...target.map((t, c) => t - leader[c]));
   const arrival = distance / maxSpeed; // seconds until the leader reaches the target
   const t1 = Math.min(dt, arrival);
