@@ -28,7 +28,7 @@ export function validValue(value: number, positive: boolean): boolean {
   return value > 0 || (value === 0 && 1 / value > 0);
 }
 
-/** A valid dt. */
+/** A valid dt: finite and ≥ 0, and not −0 (as validate.ts). */
 export function validDt(dt: unknown): dt is number {
-  return typeof dt === 'number' && dt >= 0 && dt < Infinity;
+  return typeof dt === 'number' && (dt > 0 || (dt === 0 && 1 / dt > 0)) && dt < Infinity;
 }

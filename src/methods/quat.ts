@@ -85,7 +85,7 @@ export const quatMethods: QuatMethods & ThisType<KernelHost> = {
   },
 
   quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW) {
-    const arrays = [quat('offQ', offQ), vec('offW', offW), read('srcQ', srcQ, 4, ['offQ']), read('srcW', srcW, 3, ['offW']), read('dstQ', dstQ, 4, ['offQ']), read('dstW', dstW, 3, ['offW'])];
+    const arrays = [quat('offQ', offQ), vec('offW', offW), read('srcQ', srcQ, 4, ['offQ']), read('srcW', srcW, 3), read('dstQ', dstQ, 4, ['offQ']), read('dstW', dstW, 3)];
     checkAndRun(this, 'quatInertializeTransition', TRANSITION, arrays, [], 0, []);
   },
 

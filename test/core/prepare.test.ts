@@ -99,7 +99,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     // A refresh that fails changes nothing: the old copies stay in effect.
     const before = Float32Array.from(h);
     h[7] = -1;
-    expect(() => step.refresh()).toThrow(new RangeError('criticalSpringDamper: halflife[7] is -1; it must be finite and ≥ 0'));
+    expect(() => step.refresh()).toThrow(new RangeError('criticalSpringDamper: halflife[7] is -1; it must be finite and ≥ 0 (+0, not −0)'));
     step(1 / 60);
     solver.criticalSpringDamper(x2, v2, g, q, before, 1 / 60);
     expect(x).toEqual(x2);
@@ -190,13 +190,13 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     );
     expect(() => prepare.call(solver, 'criticalSpringDamper', x, v, g, [1], 0.2)).toThrow(TypeError);
     expect(() => prepare.call(solver, 'criticalSpringDamper', x, x, g, q, 0.2)).toThrow(RangeError);
-    expect(() => prepare.call(solver, 'damper', x, g, -1)).toThrow(new RangeError('damper: halflife is -1; it must be finite and ≥ 0'));
+    expect(() => prepare.call(solver, 'damper', x, g, -1)).toThrow(new RangeError('damper: halflife is -1; it must be finite and ≥ 0 (+0, not −0)'));
     expect(() => prepare.call(solver, 'nope', x)).toThrow(new TypeError('prepare: method must be the name of a Solver method, got "nope"'));
     expect(() => prepare.call(solver, 'alloc', 3)).toThrow(TypeError);
     expect(() => prepare.call(solver, 'doubleSpringDamper', x, v, x, v, g, 0.2)).toThrow(RangeError);
     const step = solver.prepare('simpleSpringDamper', x, v, g, 0.2);
     const before = Float32Array.from(x);
-    expect(() => step(-1)).toThrow(new RangeError('simpleSpringDamper: dt is -1; it must be finite and ≥ 0'));
+    expect(() => step(-1)).toThrow(new RangeError('simpleSpringDamper: dt is -1; it must be finite and ≥ 0 (+0, not −0)'));
     expect(() => step(NaN)).toThrow(RangeError);
     expect(() => (step as unknown as (dt: unknown) => void)('1')).toThrow(new TypeError('simpleSpringDamper: dt must be a number, got string'));
     expect(x).toEqual(before);
@@ -224,7 +224,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     solver.criticalSpringDamper(x, v, g, g, block.subarray(36, 52).fill(0.2), 1 / 60); // inputs may overlap inputs
     h[3] = -2;
     before.set(block);
-    expect(() => solver.simpleSpringDamper(x, v, g, h, 1 / 60)).toThrow(new RangeError('simpleSpringDamper: halflife[3] is -2; it must be finite and ≥ 0'));
+    expect(() => solver.simpleSpringDamper(x, v, g, h, 1 / 60)).toThrow(new RangeError('simpleSpringDamper: halflife[3] is -2; it must be finite and ≥ 0 (+0, not −0)'));
     expect(() => solver.springDamperRatio(x, v, g, g, 0, 0.2, 1 / 60)).toThrow(RangeError);
     expect(block).toEqual(before);
     h[3] = 0.2;

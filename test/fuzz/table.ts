@@ -91,8 +91,8 @@ export const METHODS: Record<string, [string, ArgKind][]> = {
   quatSlerp: [['out', out(4)], ['a', inp(4)], ['b', inp(4)], ['t', slerpT]],
 };
 
-/** Solver members that are not kernels: memory management, and the fuzzed-apart substep. */
-export const NOT_KERNELS = new Set(['alloc', 'free', 'dispose', 'substep']);
+/** Solver members that are not kernels: memory management, the fuzzed-apart substep, and prepare (test/core/prepare.test.ts). */
+export const NOT_KERNELS = new Set(['alloc', 'free', 'dispose', 'substep', 'prepare']);
 
 /** Internal members of the implementation (marked @internal; not part of the Solver interface). */
 export const INTERNAL = new Set(['constructor', 'isDisposed', 'checkLive', 'checkCall', 'checkUsable', 'runKernel', 'firstInvalid',
