@@ -116,8 +116,21 @@ for (const suite of selected) {
   }
 }
 if (plan.length === 0) {
-  const names = new Set(selected.flatMap((s) => s.sizes({ quick: QUICK }).flatMap((n) => s.tasks(n, { quick: QUICK }).filter((t) => !t.floor).map(label))));
-  fail(FILTER === null ? 'nothing to run: --n selects no size of these suites' : `--filter ${FILTER}: no kernel matches (${[...names].join(', ')})`);
+  const names = new Set(
+    selected.flatMap((s) =>
+      s.sizes({ quick: QUICK }).flatMap((n) =>
+        s
+          .tasks(n, { quick: QUICK })
+          .filter((t) => !t.floor)
+          .map(label),
+      ),
+    ),
+  );
+  fail(
+    FILTER === null
+      ? 'nothing to run: --n selects no size of these suites'
+      : `--filter ${FILTER}: no kernel matches (${[...names].join(', ')})`,
+  );
 }
 const heading = ({ suite, n }) => (suite === core ? `N = ${n}` : `${suite.name}, N = ${n}`);
 
@@ -236,12 +249,27 @@ for (const group of plan) {
     for (const backend of task.backends ?? BACKENDS) {
       const run = task.setup(solvers[backend] ?? null, backend);
       const arrays = task.arrays ?? 'alloc';
-      const stats = measure(`${label(task)} ${task.params} ${backend} N=${n}`, n, run.call, run.reset, budget(n, backend, Boolean(task.floor)));
+      const stats = measure(
+        `${label(task)} ${task.params} ${backend} N=${n}`,
+        n,
+        run.call,
+        run.reset,
+        budget(n, backend, Boolean(task.floor)),
+      );
       if (!run.bounded()) {
         warnings.push(`${label(task)}${arrays === 'plain' ? ' plain arrays' : ` ${task.params} ${backend}`} N=${n}: state not bounded`);
       }
       run.dispose();
-      rows.push({ suite: suite.name, kernel: task.kernel, variant: task.variant ?? null, params: task.params, backend, arrays, n, ...stats });
+      rows.push({
+        suite: suite.name,
+        kernel: task.kernel,
+        variant: task.variant ?? null,
+        params: task.params,
+        backend,
+        arrays,
+        n,
+        ...stats,
+      });
       process.stdout.write('.');
     }
   }
@@ -257,8 +285,13 @@ for (const group of plan) {
  */
 function fastestPlain(row) {
   const loops = rows.filter(
-    (r) => r.suite === row.suite && r.kernel === row.kernel && r.params === row.params && r.n === row.n &&
-      r.backend === 'plain-js' && r.variant !== 'plain-JS kept matrix',
+    (r) =>
+      r.suite === row.suite &&
+      r.kernel === row.kernel &&
+      r.params === row.params &&
+      r.n === row.n &&
+      r.backend === 'plain-js' &&
+      r.variant !== 'plain-JS kept matrix',
   );
   return loops.reduce((/** @type {Row | null} */ best, r) => (best === null || r.nsPerElement < best.nsPerElement ? r : best), null);
 }
@@ -327,13 +360,17 @@ const checks = [];
 const info = [];
 function find(kernel, params, backend, n, variant = null) {
   return rows.find(
-    (r) => r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n && r.arrays === 'alloc',
+    (r) =>
+      r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n && r.arrays === 'alloc',
   );
 }
 function targetsOf(suite) {
   const add = (check) => checks.push({ suite: suite.name, ...check });
   const findIn = (kernel, params, backend, n, variant = null) =>
-    rows.find((r) => r.suite === suite.name && r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n);
+    rows.find(
+      (r) =>
+        r.suite === suite.name && r.kernel === kernel && r.variant === variant && r.params === params && r.backend === backend && r.n === n,
+    );
   return {
     fmt,
     find,
@@ -364,9 +401,10 @@ function targetsOf(suite) {
     vsPlain({ kernel, variant = null, params, n, min, maxSlowdown }) {
       const row = findIn(kernel, params, 'simd', n, variant);
       const what = `${label({ kernel, variant })} (${params})`;
-      const name = min !== undefined
-        ? `SIMD ≥ ${min}× the fastest plain-JS loop at N = ${n}: ${what}`
-        : `SIMD ≤ ${maxSlowdown}× the time of the fastest plain-JS loop at N = ${n}: ${what}`;
+      const name =
+        min !== undefined
+          ? `SIMD ≥ ${min}× the fastest plain-JS loop at N = ${n}: ${what}`
+          : `SIMD ≤ ${maxSlowdown}× the time of the fastest plain-JS loop at N = ${n}: ${what}`;
       const plain = row ? fastestPlain(row) : null;
       if (!row || !plain) return add({ name, status: 'SKIP', value: null, target: min ?? maxSlowdown });
       const noisy = row.noisy || plain.noisy;
@@ -375,7 +413,14 @@ function targetsOf(suite) {
         return add({ name, status: value >= min ? 'PASS' : 'FAIL', value, target: min, unit: `× ${plain.variant}`, noisy });
       }
       const value = row.nsPerElement / plain.nsPerElement;
-      add({ name, status: value <= maxSlowdown ? 'PASS' : 'FAIL', value, target: maxSlowdown, unit: `× the time of ${plain.variant}`, noisy });
+      add({
+        name,
+        status: value <= maxSlowdown ? 'PASS' : 'FAIL',
+        value,
+        target: maxSlowdown,
+        unit: `× the time of ${plain.variant}`,
+        noisy,
+      });
     },
     /** row ≥ min× faster than `against` (each { kernel, variant, params, backend, n }). */
     ratio({ name, row, against, min }) {
@@ -405,7 +450,8 @@ function targetsOf(suite) {
       const name = `SIMD ≤ ${max}× floor at N = ${n}: ${kernel} (uniform)`;
       const row = find(kernel, 'uniform', 'simd', n);
       const floor = find('dataMovementFloor', 'none', 'simd', n);
-      if (!row || !floor || row.vsFloor === null || row.vsFloor === undefined) return add({ name, status: 'SKIP', value: null, target: max });
+      if (!row || !floor || row.vsFloor === null || row.vsFloor === undefined)
+        return add({ name, status: 'SKIP', value: null, target: max });
       const noisy = row.noisy || floor.noisy;
       add({ name, status: row.vsFloor <= max ? 'PASS' : 'FAIL', value: row.vsFloor, target: max, unit: '×floor', noisy });
     },
@@ -480,11 +526,27 @@ if (!partial && !QUICK) {
     machine: `${result.machine.node}, ${result.machine.cpu} × ${result.machine.cores}`,
     dt: DT,
     rows: rows.map((r) => ({
-      suite: r.suite, kernel: r.kernel, variant: r.variant, params: r.params, backend: r.backend, arrays: r.arrays, n: r.n,
-      nsPerElement: round(r.nsPerElement), speedupVsJs: round(r.speedupVsJs), speedupVsPlainJs: round(r.speedupVsPlainJs), vsFloor: round(r.vsFloor),
+      suite: r.suite,
+      kernel: r.kernel,
+      variant: r.variant,
+      params: r.params,
+      backend: r.backend,
+      arrays: r.arrays,
+      n: r.n,
+      nsPerElement: round(r.nsPerElement),
+      speedupVsJs: round(r.speedupVsJs),
+      speedupVsPlainJs: round(r.speedupVsPlainJs),
+      vsFloor: round(r.vsFloor),
       noisy: r.noisy,
     })),
-    checks: checks.map((c) => ({ suite: c.suite, name: c.name, status: c.status, value: round(c.value), unit: c.unit ?? null, noisy: Boolean(c.noisy) })),
+    checks: checks.map((c) => ({
+      suite: c.suite,
+      name: c.name,
+      status: c.status,
+      value: round(c.value),
+      unit: c.unit ?? null,
+      noisy: Boolean(c.noisy),
+    })),
   };
   writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 1)}\n`);
   console.log('wrote bench/results/summary.json');

@@ -122,7 +122,14 @@ function largestJump(a, b) {
   let size = 0;
   let rotation = 0;
   for (let i = 0; i < N; i++) {
-    position = Math.max(position, Math.hypot(a.positions[3 * i] - b.positions[3 * i], a.positions[3 * i + 1] - b.positions[3 * i + 1], a.positions[3 * i + 2] - b.positions[3 * i + 2]));
+    position = Math.max(
+      position,
+      Math.hypot(
+        a.positions[3 * i] - b.positions[3 * i],
+        a.positions[3 * i + 1] - b.positions[3 * i + 1],
+        a.positions[3 * i + 2] - b.positions[3 * i + 2],
+      ),
+    );
     size = Math.max(size, norm3(b.positions, i));
     const [ax, ay, az, aw] = a.rotations.subarray(4 * i, 4 * i + 4);
     const [bx, by, bz, bw] = b.rotations.subarray(4 * i, 4 * i + 4);
@@ -153,7 +160,9 @@ async function crowd(backend) {
   const updateTimes = [];
   const transitionTimes = [];
   const r = {
-    backend, transitions: 0, sampleMs: 0,
+    backend,
+    transitions: 0,
+    sampleMs: 0,
     worstJump: { position: 0, rotation: 0 },
     peakAfterLastJump: { position: 0, rotation: 0 }, // the largest offsets from the last transition on
     left: { position: 0, rotation: 0 }, // 1 s after the last transition
@@ -230,7 +239,9 @@ const results = crowds.map((c) => c.finish());
 const js = results.find((r) => r.backend === 'js');
 if (!js) throw new Error('crowd: the JS backend did not run');
 const fmt = (x, digits = 3) => x.toFixed(digits).padStart(7);
-console.log('\nmedians    update ms/frame   transition ms   inertialization ms/frame   speedup vs js   (pose sampling in JS ms/frame, mean)');
+console.log(
+  '\nmedians    update ms/frame   transition ms   inertialization ms/frame   speedup vs js   (pose sampling in JS ms/frame, mean)',
+);
 for (const r of results) {
   console.log(
     `${r.backend.padEnd(9)}  ${fmt(r.updateMs)}           ${fmt(r.transitionMs)}         ${fmt(r.frameMs)}                  ` +

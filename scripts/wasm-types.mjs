@@ -24,12 +24,35 @@ export async function generateKernelTypes() {
   const files = new Map();
   let diagnostics = '';
   const { error } = await asc.main(
-    ['assembly/index.ts', '--config', 'asconfig.json', '--target', 'scalar', '--baseDir', root,
-      '--optimizeLevel', '0', '--outFile', 'kernels.wasm', '--bindings', 'raw'],
+    [
+      'assembly/index.ts',
+      '--config',
+      'asconfig.json',
+      '--target',
+      'scalar',
+      '--baseDir',
+      root,
+      '--optimizeLevel',
+      '0',
+      '--outFile',
+      'kernels.wasm',
+      '--bindings',
+      'raw',
+    ],
     {
-      writeFile: (name, contents) => { files.set(name, contents); },
-      stdout: { write: (text) => { diagnostics += text; } },
-      stderr: { write: (text) => { diagnostics += text; } },
+      writeFile: (name, contents) => {
+        files.set(name, contents);
+      },
+      stdout: {
+        write: (text) => {
+          diagnostics += text;
+        },
+      },
+      stderr: {
+        write: (text) => {
+          diagnostics += text;
+        },
+      },
     },
   );
   if (error) throw new Error(`asc failed: ${error.message}\n${diagnostics}`);
@@ -45,8 +68,16 @@ export async function ascDiagnostics(target) {
     ['assembly/index.ts', '--config', 'asconfig.json', '--target', target, '--baseDir', root, '--optimizeLevel', '0', '--noEmit'],
     {
       writeFile: () => {},
-      stdout: { write: (text) => { diagnostics += text; } },
-      stderr: { write: (text) => { diagnostics += text; } },
+      stdout: {
+        write: (text) => {
+          diagnostics += text;
+        },
+      },
+      stderr: {
+        write: (text) => {
+          diagnostics += text;
+        },
+      },
     },
   );
   if (error) throw new Error(`asc failed: ${error.message}\n${diagnostics}`);

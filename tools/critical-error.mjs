@@ -16,19 +16,26 @@ for (const dt of [1 / 240, 1 / 60, 1 / 30, 0.1, 0.5, 2]) {
     // u = 2·ln2·dt/h over (1e-4, 80]; a band around u = 1
     const u = i % 4 === 0 ? 1 + (rng() - 0.5) * 1e-3 : Math.exp(Math.log(1e-4) + rng() * Math.log(80 / 1e-4));
     h[i] = (2 * Math.LN2 * dt) / u;
-    x[i] = rng() * 2 - 1; v[i] = rng() * 4 - 2; g[i] = rng() * 2 - 1; q[i] = rng() * 4 - 2;
+    x[i] = rng() * 2 - 1;
+    v[i] = rng() * 4 - 2;
+    g[i] = rng() * 2 - 1;
+    q[i] = rng() * 4 - 2;
   }
-  const xr = Float32Array.from(x), vr = Float32Array.from(v);
+  const xr = Float32Array.from(x),
+    vr = Float32Array.from(v);
   reference.criticalSpringDamper(xr, vr, g, q, h, dt);
-  const x0 = Float32Array.from(x), v0 = Float32Array.from(v);
+  const x0 = Float32Array.from(x),
+    v0 = Float32Array.from(v);
   solver.criticalSpringDamper(x, v, g, q, h, dt);
   for (let i = 0; i < n; i++) {
     const m = reference.springTransition(...reference.stiffnessAndDamping(SpringMode.Critical, h[i], 0), dt);
     const y = x0[i] - g[i];
     const mx = Math.abs(g[i]) + Math.abs(m.xx * y) + Math.abs(m.xv * v0[i]) + Math.abs(m.xq * q[i]);
     const mv = Math.abs(m.vx * y) + Math.abs(m.vv * v0[i]) + Math.abs(m.vq * q[i]);
-    const ex = Math.abs(x[i] - xr[i]) / mx, ev = Math.abs(v[i] - vr[i]) / mv;
-    worst.x = Math.max(worst.x, ex); worst.v = Math.max(worst.v, ev);
+    const ex = Math.abs(x[i] - xr[i]) / mx,
+      ev = Math.abs(v[i] - vr[i]) / mv;
+    worst.x = Math.max(worst.x, ex);
+    worst.v = Math.max(worst.v, ev);
     const u = (2 * Math.LN2 * dt) / h[i];
     const band = u < 0.01 ? 'u<0.01' : u < 1 ? '0.01≤u<1' : u < 2 ? '1≤u<2' : u < 10 ? '2≤u<10' : '10≤u≤80';
     byU.set(band, Math.max(byU.get(band) ?? 0, ex, ev));

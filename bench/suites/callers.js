@@ -94,7 +94,10 @@ export default {
         setup(solver) {
           const floorKernel = solver.rawKernels.dataMovementFloor;
           const { a, free } = setupArrays(solver, dataOf(), [], 'none');
-          return { ...tracked(() => floorKernel(a.x.byteOffset, a.v.byteOffset, a.g.byteOffset, a.q.byteOffset, n, 0), [a.x, a.v]), dispose: free };
+          return {
+            ...tracked(() => floorKernel(a.x.byteOffset, a.v.byteOffset, a.g.byteOffset, a.q.byteOffset, n, 0), [a.x, a.v]),
+            dispose: free,
+          };
         },
       },
     ];
@@ -114,7 +117,9 @@ export default {
             },
           });
           // The loops a user would write instead
-          const loops = /** @type {Record<string, Record<string, { uniform: Function, perElement: Function }>>} */ (PLAIN_LOOPS)[kernel.name];
+          const loops = /** @type {Record<string, Record<string, { uniform: Function, perElement: Function }>>} */ (PLAIN_LOOPS)[
+            kernel.name
+          ];
           for (const [variant, loop] of Object.entries(loops)) {
             const fn = params === 'uniform' ? loop.uniform : loop.perElement;
             tasks.push({

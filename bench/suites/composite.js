@@ -129,8 +129,18 @@ export default {
     return tasks;
   },
   targets(t) {
-    const lines = speedupTargets(t, SPRINGS.map((s) => [s.kernel]), { n: 65536, min: 4 });
-    lines.push(...speedupTargets(t, [[PREDICT.kernel, PREDICT.variant]], { n: PREDICT_N, min: 4, where: `N = ${PREDICT_N} × ${PREDICT_SAMPLES} samples` }));
+    const lines = speedupTargets(
+      t,
+      SPRINGS.map((s) => [s.kernel]),
+      { n: 65536, min: 4 },
+    );
+    lines.push(
+      ...speedupTargets(t, [[PREDICT.kernel, PREDICT.variant]], {
+        n: PREDICT_N,
+        min: 4,
+        where: `N = ${PREDICT_N} × ${PREDICT_SAMPLES} samples`,
+      }),
+    );
     return { header: 'composite: per-element parameters; the uniform rows are the targets', lines };
   },
   settings: { uniform: uniformValues(PARAMS), predictSamples: PREDICT_SAMPLES, trackingGainDt: DT },

@@ -123,7 +123,12 @@ export default {
     for (const kernel of KERNELS) {
       for (const params of ['uniform', 'per-element']) {
         if (quick && !QUICK_CASES.some(([k, p]) => k === kernel.name && p === params)) continue;
-        tasks.push({ kernel: kernel.name, params, n, setup: (solver) => springSetup(solver, dataOf(), kernel.params, params, kernel.make) });
+        tasks.push({
+          kernel: kernel.name,
+          params,
+          n,
+          setup: (solver) => springSetup(solver, dataOf(), kernel.params, params, kernel.make),
+        });
         // The copy path: the same call with plain Float32Arrays, copied through scratch in chunks.
         if (kernel.name === 'springDamper' && params === 'uniform' && n === COPY_PATH_N) {
           tasks.push({
@@ -140,7 +145,8 @@ export default {
     return tasks;
   },
   targets(t) {
-    for (const kernel of ['criticalSpringDamper', 'simpleSpringDamper', 'springDamper']) t.speedup({ kernel, params: 'uniform', n: 65536, min: 5 });
+    for (const kernel of ['criticalSpringDamper', 'simpleSpringDamper', 'springDamper'])
+      t.speedup({ kernel, params: 'uniform', n: 65536, min: 5 });
     t.speedup({ kernel: 'springDamper', params: 'per-element', n: 65536, min: 3 });
     const lines = [];
     for (const kernel of KERNELS) {

@@ -157,7 +157,14 @@ export const PLAIN_LOOPS = {
  * `fill` (not timed), then x' = g + xx·(x − g) + xv·v + xq·q, v' = vx·(x − g) + vv·v + vq·q.
  */
 export function keptMatrixLoop(n) {
-  const c = { xx: new Float32Array(n), xv: new Float32Array(n), xq: new Float32Array(n), vx: new Float32Array(n), vv: new Float32Array(n), vq: new Float32Array(n) };
+  const c = {
+    xx: new Float32Array(n),
+    xv: new Float32Array(n),
+    xq: new Float32Array(n),
+    vx: new Float32Array(n),
+    vv: new Float32Array(n),
+    vq: new Float32Array(n),
+  };
   return {
     /** Critical spring coefficients from per-element halflives (float64, as the reference). */
     fillCritical(halflife, dt) {

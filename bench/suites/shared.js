@@ -191,7 +191,11 @@ export function methodTasks({ kernel, variant, n, state, inputs = {}, params = {
   return classTasks({ kernel, variant, n, params }, (solver, mode, memory) => {
     const a = memory.arrays(n, { ...state, ...inputs });
     const p = memory.params(n, params, mode);
-    return tracked(call(solver, a, p), Object.keys(state).map((name) => a[name]), { bound });
+    return tracked(
+      call(solver, a, p),
+      Object.keys(state).map((name) => a[name]),
+      { bound },
+    );
   });
 }
 

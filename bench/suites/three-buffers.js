@@ -29,11 +29,19 @@ const bounded = (a) => () => a.every((value) => Math.abs(value) <= 100);
 
 function packedTask(n) {
   return {
-    kernel: 'simpleSpringDamper', variant: 'packed ×3', params: 'uniform', n,
+    kernel: 'simpleSpringDamper',
+    variant: 'packed ×3',
+    params: 'uniform',
+    n,
     setup(solver) {
-      const x = solver.alloc(n * 3), v = solver.alloc(n * 3), g = solver.alloc(n * 3);
+      const x = solver.alloc(n * 3),
+        v = solver.alloc(n * 3),
+        g = solver.alloc(n * 3);
       fillSpec(g, G, 'g', n);
-      const reset = () => { fillSpec(x, X, 'x', n); v.fill(0); };
+      const reset = () => {
+        fillSpec(x, X, 'x', n);
+        v.fill(0);
+      };
       reset();
       return {
         call: () => solver.simpleSpringDamper(x, v, g, HALFLIFE, DT),
@@ -47,7 +55,9 @@ function packedTask(n) {
 
 function updateTask(n) {
   return {
-    kernel: 'InstancedSprings.update', params: 'uniform', n,
+    kernel: 'InstancedSprings.update',
+    params: 'uniform',
+    n,
     setup(solver) {
       const { mesh, x } = makeMesh(n);
       const springs = new InstancedSprings(solver, mesh, { halflife: HALFLIFE });
@@ -69,13 +79,20 @@ function updateTask(n) {
 /** The loop a user writes without the library (exact critical spring, coefficients once a frame). */
 function plainTask(n) {
   return {
-    kernel: 'plain JS spring + matrices', params: 'uniform', n, backends: ['js'],
+    kernel: 'plain JS spring + matrices',
+    params: 'uniform',
+    n,
+    backends: ['js'],
     setup() {
       const { mesh } = makeMesh(n);
-      const x = new Float32Array(n * 3), v = new Float32Array(n * 3);
+      const x = new Float32Array(n * 3),
+        v = new Float32Array(n * 3);
       const g = fillSpec(new Float32Array(n * 3), G, 'g', n);
       const matrices = mesh.instanceMatrix.array;
-      const reset = () => { fillSpec(x, X, 'x', n); v.fill(0); };
+      const reset = () => {
+        fillSpec(x, X, 'x', n);
+        v.fill(0);
+      };
       reset();
       const call = () => {
         // Spring-It-On critical spring: y = 2 ln2 / h, x = g + (j0 + j1 dt) e^{−y dt}, v = (v − j1 y dt) e^{−y dt}
@@ -111,11 +128,17 @@ export default {
     const ratio = (a, b, key) => (a && b ? a[key] / b[key] : null);
     t.check({
       name: `InstancedSprings.update ≤ 1.5× the packed kernel (SIMD, ${N} instances, medians)`,
-      value: ratio(update, packed, 'nsPerElementP50'), max: 1.5, unit: '×packed', noisy,
+      value: ratio(update, packed, 'nsPerElementP50'),
+      max: 1.5,
+      unit: '×packed',
+      noisy,
     });
     t.check({
       name: `InstancedSprings.update (SIMD) ≥ 5× a plain-JS spring + matrix loop (${N} instances, medians)`,
-      value: ratio(plain, update, 'nsPerElementP50'), min: 5, unit: '×', noisy,
+      value: ratio(plain, update, 'nsPerElementP50'),
+      min: 5,
+      unit: '×',
+      noisy,
     });
     const us = (r) => (r ? `${t.fmt((r.nsPerElementP50 * N) / 1000)} µs median (${t.fmt((r.nsPerElement * N) / 1000)} mean)` : '–');
     const lines = ['simd', 'wasm', 'js'].map((b) => {
@@ -124,7 +147,9 @@ export default {
       return `${b}: packed kernel ${us(p)}, InstancedSprings.update ${us(u)} a frame`;
     });
     lines.push(`plain JS spring + matrix writes: ${us(plain)} a frame`);
-    lines.push(`ratios of the means: update/packed ${t.fmt(ratio(update, packed, 'nsPerElement'))}×, plain/update ${t.fmt(ratio(plain, update, 'nsPerElement'))}×`);
+    lines.push(
+      `ratios of the means: update/packed ${t.fmt(ratio(update, packed, 'nsPerElement'))}×, plain/update ${t.fmt(ratio(plain, update, 'nsPerElement'))}×`,
+    );
     return { header: `three: ${N} instances, whole frame`, lines };
   },
   settings: { instances: N, halflife: HALFLIFE },

@@ -61,7 +61,11 @@ export default {
       }),
       task('InertializedMixerGroup.update', (solver) => {
         const characters = crowd();
-        const group = new InertializedMixerGroup(solver, characters.map((c) => c.mixer), { halflife: HALFLIFE });
+        const group = new InertializedMixerGroup(
+          solver,
+          characters.map((c) => c.mixer),
+          { halflife: HALFLIFE },
+        );
         let jumps = 0;
         // a jump of every character (so that every offset is live), then frames; each reset jumps again
         const reset = () => {

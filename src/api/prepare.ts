@@ -28,7 +28,15 @@ export interface PrepareHost {
   checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown, roundUniform?: boolean): Param[];
   alloc(length: number): Float32Array;
   free(array: Float32Array): void;
-  preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun;
+  preparedSpring(
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    a: Param,
+    b: Param,
+  ): PreparedRun;
   preparedDamper(x: Float32Array, g: Float32Array, h: Param): PreparedRun;
   preparedKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[], hasDt: boolean): PreparedRun;
 }
@@ -36,18 +44,40 @@ type SolverBase = PrepareHost;
 
 /** Where each method takes dt (its index among the method's arguments), or null when it takes none. */
 export const DT_INDEX = {
-  damper: 3, springDamper: 6, springDamperStiffness: 6, springDamperRatio: 6,
-  criticalSpringDamper: 5, simpleSpringDamper: 4, decaySpringDamper: 3,
-  doubleSpringDamper: 6, timedSpringDamper: 6, velocitySpringDamper: 6,
-  characterUpdate: 5, characterPredict: 8,
-  inertializeTransition: null, inertializeUpdate: 7,
-  extrapolate: 3, deadBlendingTransition: null, deadBlendingUpdate: 6, trackingSpringUpdate: 9,
-  pdSpring: 6, pdSpringRigidBody: 6,
+  damper: 3,
+  springDamper: 6,
+  springDamperStiffness: 6,
+  springDamperRatio: 6,
+  criticalSpringDamper: 5,
+  simpleSpringDamper: 4,
+  decaySpringDamper: 3,
+  doubleSpringDamper: 6,
+  timedSpringDamper: 6,
+  velocitySpringDamper: 6,
+  characterUpdate: 5,
+  characterPredict: 8,
+  inertializeTransition: null,
+  inertializeUpdate: 7,
+  extrapolate: 3,
+  deadBlendingTransition: null,
+  deadBlendingUpdate: 6,
+  trackingSpringUpdate: 9,
+  pdSpring: 6,
+  pdSpringRigidBody: 6,
   substep: 0,
-  quatSimpleSpringDamper: 4, quatDecaySpringDamper: 3, quatDamper: 3,
-  quatInertializeTransition: null, quatInertializeUpdate: 7,
-  quatMul: null, quatInv: null, quatAbs: null, quatNormalize: null, quatRotate: null,
-  quatToScaledAngleAxis: null, quatFromScaledAngleAxis: null, quatSlerp: null,
+  quatSimpleSpringDamper: 4,
+  quatDecaySpringDamper: 3,
+  quatDamper: 3,
+  quatInertializeTransition: null,
+  quatInertializeUpdate: 7,
+  quatMul: null,
+  quatInv: null,
+  quatAbs: null,
+  quatNormalize: null,
+  quatRotate: null,
+  quatToScaledAngleAxis: null,
+  quatFromScaledAngleAxis: null,
+  quatSlerp: null,
 } as const;
 
 type DtTable = typeof DT_INDEX;
@@ -58,18 +88,30 @@ export type PreparableMethod = keyof DtTable;
 export type MethodsToPrepare<S> = Exclude<Methods<S>, 'alloc' | 'free' | 'dispose' | 'prepare'>;
 /** true when dt is a number at every index DT_INDEX gives (else the names of the methods where it is not). */
 export type DtIndexFits<S> = {
-  [M in PreparableMethod]: M extends keyof S ? S[M] extends (...a: infer A) => unknown ? DtTable[M] extends number ? (A[DtTable[M]] extends number ? never : M) : never : M : M;
+  [M in PreparableMethod]: M extends keyof S
+    ? S[M] extends (...a: infer A) => unknown
+      ? DtTable[M] extends number
+        ? A[DtTable[M]] extends number
+          ? never
+          : M
+        : never
+      : M
+    : M;
 }[PreparableMethod];
 
 type Fn<S, M> = M extends keyof S ? (S[M] extends (...a: never[]) => unknown ? S[M] : never) : never;
 
-type Take<T extends unknown[], N extends number, Acc extends unknown[] = []> =
-  Acc['length'] extends N ? Acc : T extends [infer H, ...infer R] ? Take<R, N, [...Acc, H]> : Acc;
-type Drop<T extends unknown[], N extends number, C extends unknown[] = []> =
-  C['length'] extends N ? T : T extends [unknown, ...infer R] ? Drop<R, N, [...C, unknown]> : [];
-type Without<T extends unknown[], I> = I extends number
-  ? [...Take<T, I>, ...(Drop<T, I> extends [unknown, ...infer R] ? R : [])]
-  : T;
+type Take<T extends unknown[], N extends number, Acc extends unknown[] = []> = Acc['length'] extends N
+  ? Acc
+  : T extends [infer H, ...infer R]
+    ? Take<R, N, [...Acc, H]>
+    : Acc;
+type Drop<T extends unknown[], N extends number, C extends unknown[] = []> = C['length'] extends N
+  ? T
+  : T extends [unknown, ...infer R]
+    ? Drop<R, N, [...C, unknown]>
+    : [];
+type Without<T extends unknown[], I> = I extends number ? [...Take<T, I>, ...(Drop<T, I> extends [unknown, ...infer R] ? R : [])] : T;
 
 /** The arguments of `prepare(method, …)`: the method's own, without dt. */
 export type PrepareArgs<S, M extends PreparableMethod> = Without<Parameters<Fn<S, M>>, DtTable[M]>;
@@ -111,7 +153,14 @@ const SPRING_ARRAYS = [state('x'), state('v'), goal('g'), goal('q')];
 const CORE: Partial<Record<PreparableMethod, CoreSpec>> = {
   damper: { mode: null, arrays: [state('x'), goal('g')], params: [HALFLIFE] },
   springDamper: { mode: SpringMode.FrequencyHalflife, arrays: SPRING_ARRAYS, params: [['frequency', 'nonNegative'], HALFLIFE] },
-  springDamperStiffness: { mode: SpringMode.StiffnessDamping, arrays: SPRING_ARRAYS, params: [['stiffness', 'nonNegative'], ['damping', 'nonNegative']] },
+  springDamperStiffness: {
+    mode: SpringMode.StiffnessDamping,
+    arrays: SPRING_ARRAYS,
+    params: [
+      ['stiffness', 'nonNegative'],
+      ['damping', 'nonNegative'],
+    ],
+  },
   springDamperRatio: { mode: SpringMode.RatioHalflife, arrays: SPRING_ARRAYS, params: [['dampingRatio', 'positive'], HALFLIFE] },
   criticalSpringDamper: { mode: SpringMode.Critical, arrays: SPRING_ARRAYS, params: [HALFLIFE] },
   simpleSpringDamper: { mode: SpringMode.Critical, arrays: [state('x'), state('v'), goal('g')], params: [HALFLIFE] },
@@ -131,7 +180,9 @@ export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]
     itemSize = size;
   }
   if (typeof method !== 'string' || !Object.hasOwn(DT_INDEX, method)) {
-    throw new TypeError(`prepare: method must be the name of a Solver method, got ${typeof method === 'string' ? JSON.stringify(method) : describe(method)}`);
+    throw new TypeError(
+      `prepare: method must be the name of a Solver method, got ${typeof method === 'string' ? JSON.stringify(method) : describe(method)}`,
+    );
   }
   const name = method as PreparableMethod;
   const dtIndex: number | null = DT_INDEX[name];
@@ -139,13 +190,14 @@ export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]
   if (itemSize !== 1 && !core) {
     throw new RangeError(`prepare: options.itemSize applies to the core springs and the damper, not to ${name}`);
   }
-  const build = (): PreparedRun =>
-    core ? prepareCore(solver, name, core, args, itemSize) : prepareCaptured(solver, name, dtIndex, args);
+  const build = (): PreparedRun => (core ? prepareCore(solver, name, core, args, itemSize) : prepareCaptured(solver, name, dtIndex, args));
   let current: PreparedRun | null = build();
   // The arrays a step reads live (a core spring's parameters are copies): checked again for a
   // freed one whenever the solver has freed any since the last step.
   const live = core ? args.slice(0, core.arrays.length) : args;
-  const arrays = live.flatMap((a, i) => (a instanceof Float32Array ? [[core ? core.arrays[i].name : `argument ${i + 1}`, a] as const] : []));
+  const arrays = live.flatMap((a, i) =>
+    a instanceof Float32Array ? [[core ? core.arrays[i].name : `argument ${i + 1}`, a] as const] : [],
+  );
   let frees = solver.frees;
   const step = ((dt?: number) => {
     if (current === null) throw new TypeError(`${name}: this prepared call has been disposed`);
@@ -200,9 +252,18 @@ function prepareCore(solver: SolverBase, method: PreparableMethod, spec: CoreSpe
   let run: PreparedRun;
   try {
     const a = arrays.map((arg) => arg.array as Float32Array);
-    run = spec.mode === null
-      ? solver.preparedDamper(a[0], a[1], copies[0])
-      : solver.preparedSpring(spec.mode, a[0], a[1], count > 2 ? a[2] : null, count > 3 ? a[3] : null, copies[0], copies.length > 1 ? copies[1] : 0);
+    run =
+      spec.mode === null
+        ? solver.preparedDamper(a[0], a[1], copies[0])
+        : solver.preparedSpring(
+            spec.mode,
+            a[0],
+            a[1],
+            count > 2 ? a[2] : null,
+            count > 3 ? a[3] : null,
+            copies[0],
+            copies.length > 1 ? copies[1] : 0,
+          );
   } catch (error) {
     release(solver, copies);
     throw error;
@@ -225,7 +286,8 @@ function expandPerItem(method: string, [name, rule]: [string, ParamRule], p: unk
     );
   }
   const bad = firstInvalidJs(p, rule);
-  if (bad >= 0) throw new RangeError(`${method}: ${name}[${bad}] is ${p[bad]}; it must be finite and ${rule === 'positive' ? '> 0' : '≥ 0'}`);
+  if (bad >= 0)
+    throw new RangeError(`${method}: ${name}[${bad}] is ${p[bad]}; it must be finite and ${rule === 'positive' ? '> 0' : '≥ 0'}`);
   const expanded = new Float32Array(n);
   for (let i = 0; i < p.length; i++) expanded.fill(p[i], i * itemSize, (i + 1) * itemSize);
   return expanded;
@@ -249,7 +311,10 @@ function prepareCaptured(solver: SolverBase, method: PreparableMethod, dtIndex: 
   const capture = (dt: number): Record_[] => {
     const records: Record_[] = [];
     const host = Object.create(solver, {
-      runKernel: { value: (kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]) => records.push({ kernel, n, operands, params, scalars }) },
+      runKernel: {
+        value: (kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]) =>
+          records.push({ kernel, n, operands, params, scalars }),
+      },
     });
     if (dtIndex !== null) callArgs[dtIndex] = dt;
     fn.apply(host, callArgs);

@@ -8,7 +8,14 @@ import type { Kernel, KernelHost, Operand, ParamSpec } from '../core/contract.js
 import { families, type FamilyMethods } from '../methods/families.js';
 import { disjoint, mayRead, validDt, validValue } from '../core/quick-check.js';
 import {
-  DT_INDEX, prepareCall, type DtIndexFits, type MethodsToPrepare, type PreparableMethod, type PrepareArgs, type PrepareOptions, type PreparedCall,
+  DT_INDEX,
+  prepareCall,
+  type DtIndexFits,
+  type MethodsToPrepare,
+  type PreparableMethod,
+  type PrepareArgs,
+  type PrepareOptions,
+  type PreparedCall,
   type PreparedRun,
 } from './prepare.js';
 
@@ -44,9 +51,25 @@ export interface Solver {
   /** Holden's spring_damper_exact: `x'' = s·(g − x) + d·(q − v)`, s = (2π·frequency)², d = 4·ln2/halflife; any regime. */
   springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void;
   /** The same spring given stiffness s (1/s²) and damping d (1/s). s = 0 is exact (v relaxes to q, x integrates v). */
-  springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void;
+  springDamperStiffness(
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array,
+    q: Float32Array,
+    stiffness: Param,
+    damping: Param,
+    dt: number,
+  ): void;
   /** The same spring given damping ratio ζ > 0 and halflife: d = 4·ln2/halflife, s = (d / 2ζ)². */
-  springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void;
+  springDamperRatio(
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array,
+    q: Float32Array,
+    dampingRatio: Param,
+    halflife: Param,
+    dt: number,
+  ): void;
   /** Holden's critical_spring_damper_exact: s = d²/4. */
   criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void;
   /** Holden's simple_spring_damper_exact: critical, goal velocity 0. */
@@ -90,8 +113,14 @@ export abstract class SolverBase implements Solver, KernelHost {
   protected abstract firstInvalid(array: Float32Array, rule: ParamRule): number;
   protected abstract runDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
   protected abstract runSpring(
-    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null,
-    p0: Param, p1: Param, dt: number,
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    p0: Param,
+    p1: Param,
+    dt: number,
   ): void;
 
   /**
@@ -150,23 +179,74 @@ export abstract class SolverBase implements Solver, KernelHost {
 
   damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void {
     if (this.quickDamper(x, g, halflife, dt)) return;
-    const [h] = this.checkCall('damper', [{ name: 'x', array: x, output: true }, { name: 'g', array: g, aliases: ['x'] }], [['halflife', halflife, 'nonNegative']], dt);
+    const [h] = this.checkCall(
+      'damper',
+      [
+        { name: 'x', array: x, output: true },
+        { name: 'g', array: g, aliases: ['x'] },
+      ],
+      [['halflife', halflife, 'nonNegative']],
+      dt,
+    );
     this.runDamper(x, g, h, dt);
   }
 
   springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void {
     if (this.quickSpring(SpringMode.FrequencyHalflife, x, v, g, q, 2, frequency, halflife, 2, false, dt)) return;
-    this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, { g, q }, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
+    this.spring(
+      'springDamper',
+      SpringMode.FrequencyHalflife,
+      x,
+      v,
+      { g, q },
+      ['frequency', frequency, 'nonNegative'],
+      ['halflife', halflife, 'nonNegative'],
+      dt,
+    );
   }
 
-  springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void {
+  springDamperStiffness(
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array,
+    q: Float32Array,
+    stiffness: Param,
+    damping: Param,
+    dt: number,
+  ): void {
     if (this.quickSpring(SpringMode.StiffnessDamping, x, v, g, q, 2, stiffness, damping, 2, false, dt)) return;
-    this.spring('springDamperStiffness', SpringMode.StiffnessDamping, x, v, { g, q }, ['stiffness', stiffness, 'nonNegative'], ['damping', damping, 'nonNegative'], dt);
+    this.spring(
+      'springDamperStiffness',
+      SpringMode.StiffnessDamping,
+      x,
+      v,
+      { g, q },
+      ['stiffness', stiffness, 'nonNegative'],
+      ['damping', damping, 'nonNegative'],
+      dt,
+    );
   }
 
-  springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void {
+  springDamperRatio(
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array,
+    q: Float32Array,
+    dampingRatio: Param,
+    halflife: Param,
+    dt: number,
+  ): void {
     if (this.quickSpring(SpringMode.RatioHalflife, x, v, g, q, 2, dampingRatio, halflife, 2, true, dt)) return;
-    this.spring('springDamperRatio', SpringMode.RatioHalflife, x, v, { g, q }, ['dampingRatio', dampingRatio, 'positive'], ['halflife', halflife, 'nonNegative'], dt);
+    this.spring(
+      'springDamperRatio',
+      SpringMode.RatioHalflife,
+      x,
+      v,
+      { g, q },
+      ['dampingRatio', dampingRatio, 'positive'],
+      ['halflife', halflife, 'nonNegative'],
+      dt,
+    );
   }
 
   criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void {
@@ -196,7 +276,15 @@ export abstract class SolverBase implements Solver, KernelHost {
    * Here: the ordinary kernel at every step; a backend may keep coefficients.
    * @internal
    */
-  preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun {
+  preparedSpring(
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    a: Param,
+    b: Param,
+  ): PreparedRun {
     return { run: (dt) => this.runSpring(mode, x, v, g, q, a, b, dt), dispose() {} };
   }
 
@@ -223,8 +311,17 @@ export abstract class SolverBase implements Solver, KernelHost {
    * takes (2, 1: g only, 0); `params`: how many of p0, p1 (a missing one is passed as 0).
    */
   private quickSpring(
-    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, goals: number,
-    p0: Param, p1: Param, params: number, positive0: boolean, dt: unknown,
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    goals: number,
+    p0: Param,
+    p1: Param,
+    params: number,
+    positive0: boolean,
+    dt: unknown,
   ): boolean {
     if (this.disposed || !validDt(dt)) return false;
     if (!(x instanceof Float32Array) || !(v instanceof Float32Array)) return false;
@@ -247,25 +344,45 @@ export abstract class SolverBase implements Solver, KernelHost {
    * @internal
    */
   quickRun(
-    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param,
-    positive0: boolean, dt: number,
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    a: Param,
+    b: Param,
+    positive0: boolean,
+    dt: number,
   ): boolean {
     if (!disjoint(x, v) || !this.isUsable(x) || !this.isUsable(v)) return false;
     if (g !== null && !(mayRead(x, g) && mayRead(v, g) && this.isUsable(g))) return false;
     if (q !== null && !(mayRead(x, q) && mayRead(v, q) && this.isUsable(q))) return false;
     // A per-element parameter may not share memory with an output at all (validate.ts).
-    if (typeof a !== 'number' && !(disjoint(x, a) && disjoint(v, a) && this.isUsable(a) && this.firstInvalid(a, positive0 ? 'positive' : 'nonNegative') < 0)) return false;
-    if (typeof b !== 'number' && !(disjoint(x, b) && disjoint(v, b) && this.isUsable(b) && this.firstInvalid(b, 'nonNegative') < 0)) return false;
+    if (
+      typeof a !== 'number' &&
+      !(disjoint(x, a) && disjoint(v, a) && this.isUsable(a) && this.firstInvalid(a, positive0 ? 'positive' : 'nonNegative') < 0)
+    )
+      return false;
+    if (typeof b !== 'number' && !(disjoint(x, b) && disjoint(v, b) && this.isUsable(b) && this.firstInvalid(b, 'nonNegative') < 0))
+      return false;
     this.runSpring(mode, x, v, g, q, a, b, dt);
     return true;
   }
 
   private quickDamper(x: Float32Array, g: Float32Array, halflife: Param, dt: unknown): boolean {
-    if (this.disposed || !validDt(dt) || !(x instanceof Float32Array) || !this.quickInput(x, x, g) || !this.isUsable(x) || !this.isUsable(g)) {
+    if (
+      this.disposed ||
+      !validDt(dt) ||
+      !(x instanceof Float32Array) ||
+      !this.quickInput(x, x, g) ||
+      !this.isUsable(x) ||
+      !this.isUsable(g)
+    ) {
       return false;
     }
     const h = quickShape(halflife, x.length, false, false);
-    if (h === null || (typeof h !== 'number' && !(disjoint(x, h) && this.isUsable(h) && this.firstInvalid(h, 'nonNegative') < 0))) return false;
+    if (h === null || (typeof h !== 'number' && !(disjoint(x, h) && this.isUsable(h) && this.firstInvalid(h, 'nonNegative') < 0)))
+      return false;
     this.runDamper(x, g, h, dt);
     return true;
   }
@@ -277,10 +394,19 @@ export abstract class SolverBase implements Solver, KernelHost {
 
   /** `goals` holds the goal arrays this method takes (a key that is present must be a Float32Array). */
   private spring(
-    method: string, mode: SpringMode, x: Float32Array, v: Float32Array, goals: { g?: Float32Array; q?: Float32Array },
-    p0: ParamSpec, p1: ParamSpec | null, dt: number,
+    method: string,
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    goals: { g?: Float32Array; q?: Float32Array },
+    p0: ParamSpec,
+    p1: ParamSpec | null,
+    dt: number,
   ): void {
-    const arrays: ArrayArg[] = [{ name: 'x', array: x, output: true }, { name: 'v', array: v, output: true }];
+    const arrays: ArrayArg[] = [
+      { name: 'x', array: x, output: true },
+      { name: 'v', array: v, output: true },
+    ];
     // Each element is read whole before it is written: a goal may be the very array x or v.
     if ('g' in goals) arrays.push({ name: 'g', array: goals.g, aliases: ['x', 'v'] });
     if ('q' in goals) arrays.push({ name: 'q', array: goals.q, aliases: ['x', 'v'] });

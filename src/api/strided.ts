@@ -92,7 +92,10 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   const v = operand('v', items.v, width, count);
   const g = items.g == null ? null : operand('g', items.g, width, count);
   const q = items.q == null ? null : operand('q', items.q, width, count);
-  const named: [string, StridedOperand, boolean][] = [['x', x, true], ['v', v, true]];
+  const named: [string, StridedOperand, boolean][] = [
+    ['x', x, true],
+    ['v', v, true],
+  ];
   if (g) named.push(['g', g, false]);
   if (q) named.push(['q', q, false]);
   checkStridedOverlap(named, width, count);
@@ -104,7 +107,9 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   }
   for (const [name, o] of named) {
     if (o.array.buffer !== buffer) {
-      throw new TypeError(`${METHOD}: items.${name}.array is not in this solver's memory; on the ${solver.backend} backend it must come from solver.alloc (strided data is never copied)`);
+      throw new TypeError(
+        `${METHOD}: items.${name}.array is not in this solver's memory; on the ${solver.backend} backend it must come from solver.alloc (strided data is never copied)`,
+      );
     }
   }
   const pointer = (o: StridedOperand | null) => (o ? o.array.byteOffset + o.offset * 4 : 0);
@@ -125,16 +130,19 @@ function springParams(params: StridedSpringParams): [SpringMode, number, number]
   if (typeof params !== 'object' || params === null) throw new TypeError(`${METHOD}: params must be an object, got ${describe(params)}`);
   const p = params as Record<string, unknown>;
   const num = (name: string, rule: 'nonNegative' | 'positive') => checkNumber(METHOD, `params.${name}`, p[name], rule);
-  if ('stiffness' in p || 'damping' in p) return [SpringMode.StiffnessDamping, num('stiffness', 'nonNegative'), num('damping', 'nonNegative')];
+  if ('stiffness' in p || 'damping' in p)
+    return [SpringMode.StiffnessDamping, num('stiffness', 'nonNegative'), num('damping', 'nonNegative')];
   if (p.frequency !== undefined) return [SpringMode.FrequencyHalflife, num('frequency', 'nonNegative'), num('halflife', 'nonNegative')];
   if (p.dampingRatio !== undefined) return [SpringMode.RatioHalflife, num('dampingRatio', 'positive'), num('halflife', 'nonNegative')];
   return [SpringMode.Critical, num('halflife', 'nonNegative'), 0];
 }
 
 function operand(name: string, s: Strided, width: number, count: number): StridedOperand {
-  if (typeof s !== 'object' || s === null) throw new TypeError(`${METHOD}: items.${name} must be an object { array, offset?, stride? }, got ${describe(s)}`);
+  if (typeof s !== 'object' || s === null)
+    throw new TypeError(`${METHOD}: items.${name} must be an object { array, offset?, stride? }, got ${describe(s)}`);
   const { array, offset = 0, stride = width } = s;
-  if (!(array instanceof Float32Array)) throw new TypeError(`${METHOD}: items.${name}.array must be a Float32Array, got ${describe(array)}`);
+  if (!(array instanceof Float32Array))
+    throw new TypeError(`${METHOD}: items.${name}.array must be a Float32Array, got ${describe(array)}`);
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
     throw new RangeError(`${METHOD}: items.${name}.offset is ${String(offset)}; it must be a whole number ≥ 0`);
   }
@@ -143,7 +151,9 @@ function operand(name: string, s: Strided, width: number, count: number): Stride
   }
   const end = count === 0 ? 0 : offset + (count - 1) * stride + width;
   if (end > array.length) {
-    throw new RangeError(`${METHOD}: items.${name} needs ${end} floats (offset ${offset}, ${count} items of ${width} every ${stride}); its array has ${array.length}`);
+    throw new RangeError(
+      `${METHOD}: items.${name} needs ${end} floats (offset ${offset}, ${count} items of ${width} every ${stride}); its array has ${array.length}`,
+    );
   }
   return { array, offset, stride };
 }

@@ -52,10 +52,24 @@ export class JsSolver extends SolverBase {
   }
 
   runKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]): void {
-    kernel.js(operands.map((o) => o.array), params, scalars, n);
+    kernel.js(
+      operands.map((o) => o.array),
+      params,
+      scalars,
+      n,
+    );
   }
 
-  protected runSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, p0: Param, p1: Param, dt: number): void {
+  protected runSpring(
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    p0: Param,
+    p1: Param,
+    dt: number,
+  ): void {
     reference.spring(mode, x, v, g, q, p0, p1, dt);
   }
 }

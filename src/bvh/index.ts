@@ -190,10 +190,7 @@ export function bvhLocalRotations(bvh: Bvh): Float32Array {
       }
       q = normalize(q);
       const o = 4 * j;
-      const d =
-        f === 0
-          ? q[3]
-          : q[0] * previous[o]! + q[1] * previous[o + 1]! + q[2] * previous[o + 2]! + q[3] * previous[o + 3]!;
+      const d = f === 0 ? q[3] : q[0] * previous[o]! + q[1] * previous[o + 1]! + q[2] * previous[o + 2]! + q[3] * previous[o + 3]!;
       const s = d < 0 ? -1 : 1; // keep the hemisphere of the previous frame
       for (let k = 0; k < 4; k++) {
         previous[o + k] = s * q[k]!;
@@ -291,10 +288,6 @@ export function bvhVelocities(
  * Advances a rotation by a constant parent-frame angular velocity for `dt` seconds:
  * `exp(ω dt / 2) ⊗ q` (the exact solution of `dq/dt = ½ ω ⊗ q` for constant ω).
  */
-export function integrateAngularVelocity(
-  q: ArrayLike<number>,
-  omega: ArrayLike<number>,
-  dt: number,
-): [number, number, number, number] {
+export function integrateAngularVelocity(q: ArrayLike<number>, omega: ArrayLike<number>, dt: number): [number, number, number, number] {
   return mul(fromScaledAngleAxis([omega[0]! * dt, omega[1]! * dt, omega[2]! * dt]), q);
 }

@@ -84,7 +84,13 @@ export function input(array: Float32Array | null, width = 1): Operand {
  * `constants` are passed after the checked parameters, unchecked (values the method chose).
  */
 export function checkAndRun(
-  host: KernelHost, method: string, kernel: Kernel, arrays: ArrayArg[], params: ParamSpec[], dt: unknown, scalars: number[],
+  host: KernelHost,
+  method: string,
+  kernel: Kernel,
+  arrays: ArrayArg[],
+  params: ParamSpec[],
+  dt: unknown,
+  scalars: number[],
   constants: number[] = [],
 ): void {
   const values = [...host.checkCall(method, arrays, params, dt, true), ...constants];

@@ -8,14 +8,19 @@
 /** True when a and b share no byte (different buffers, disjoint ranges, or one empty). */
 export function disjoint(a: Float32Array, b: Float32Array): boolean {
   return (
-    a.buffer !== b.buffer || a.length === 0 || b.length === 0 ||
-    a.byteOffset + a.byteLength <= b.byteOffset || b.byteOffset + b.byteLength <= a.byteOffset
+    a.buffer !== b.buffer ||
+    a.length === 0 ||
+    b.length === 0 ||
+    a.byteOffset + a.byteLength <= b.byteOffset ||
+    b.byteOffset + b.byteLength <= a.byteOffset
   );
 }
 
 /** An input may be read next to an output when disjoint from it or the identical array. */
 export function mayRead(output: Float32Array, input: Float32Array): boolean {
-  return disjoint(output, input) || (output.buffer === input.buffer && output.byteOffset === input.byteOffset && output.length === input.length);
+  return (
+    disjoint(output, input) || (output.buffer === input.buffer && output.byteOffset === input.byteOffset && output.length === input.length)
+  );
 }
 
 /**

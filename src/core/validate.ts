@@ -77,9 +77,7 @@ export function checkArrays(method: string, args: ArrayArg[]): number {
       n = array.length / width;
       first = name;
     } else if (array.length !== n * width) {
-      throw new RangeError(
-        `${method}: ${name} has length ${array.length}, expected ${n * width} (${n} elements × ${width}, as ${first})`,
-      );
+      throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${n * width} (${n} elements × ${width}, as ${first})`);
     }
   }
   return n;

@@ -30,8 +30,16 @@ export interface CharacterMethods {
    * have N·count floats. count is a whole number from 1 to 16384; the state is not modified.
    */
   characterPredict(
-    px: Float32Array, pv: Float32Array, pa: Float32Array,
-    x: Float32Array, v: Float32Array, a: Float32Array, vGoal: Float32Array, halflife: Param, dt: number, count: number,
+    px: Float32Array,
+    pv: Float32Array,
+    pa: Float32Array,
+    x: Float32Array,
+    v: Float32Array,
+    a: Float32Array,
+    vGoal: Float32Array,
+    halflife: Param,
+    dt: number,
+    count: number,
   ): void;
 }
 
@@ -59,8 +67,13 @@ export const characterMethods: CharacterMethods & ThisType<KernelHost> = {
       throw new RangeError(`characterPredict: count is ${count}; it must be a whole number from 1 to ${MAX_PREDICT_SAMPLES}`);
     }
     const arrays = [
-      read('x', x), read('v', v), read('a', a), read('vGoal', vGoal),
-      written('px', px, count), written('pv', pv, count), written('pa', pa, count),
+      read('x', x),
+      read('v', v),
+      read('a', a),
+      read('vGoal', vGoal),
+      written('px', px, count),
+      written('pv', pv, count),
+      written('pa', pa, count),
     ];
     checkAndRun(this, 'characterPredict', PREDICT, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt, count]);
   },

@@ -12,7 +12,15 @@ export interface CompositeMethods {
    * spring toward the new xi with halflife/2. The result is smoother than one simple spring:
    * x starts moving with zero acceleration. x, v, xi, vi are updated in place; halflife in s.
    */
-  doubleSpringDamper(x: Float32Array, v: Float32Array, xi: Float32Array, vi: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
+  doubleSpringDamper(
+    x: Float32Array,
+    v: Float32Array,
+    xi: Float32Array,
+    vi: Float32Array,
+    g: Float32Array,
+    halflife: Param,
+    dt: number,
+  ): void;
   /**
    * Holden's timed spring (timed_spring_damper, exact steps): reaches g at about the time
    * `tGoal` from now. `tGoal` (s, ≥ 0) is the time REMAINING until the goal: the caller counts
@@ -23,7 +31,14 @@ export interface CompositeMethods {
    * x, v, xi are updated in place; apprehension (≥ 0) defaults to 2.
    */
   timedSpringDamper(
-    x: Float32Array, v: Float32Array, xi: Float32Array, g: Float32Array, tGoal: Param, halflife: Param, dt: number, apprehension?: Param,
+    x: Float32Array,
+    v: Float32Array,
+    xi: Float32Array,
+    g: Float32Array,
+    tGoal: Param,
+    halflife: Param,
+    dt: number,
+    apprehension?: Param,
   ): void;
   /**
    * Holden's velocity spring (velocity_spring_damper, exact steps): moves toward g at about
@@ -33,7 +48,14 @@ export interface CompositeMethods {
    * Start with xi = x. x, v, xi are updated in place; apprehension (≥ 0) defaults to 2.
    */
   velocitySpringDamper(
-    x: Float32Array, v: Float32Array, xi: Float32Array, g: Float32Array, speed: Param, halflife: Param, dt: number, apprehension?: Param,
+    x: Float32Array,
+    v: Float32Array,
+    xi: Float32Array,
+    g: Float32Array,
+    speed: Param,
+    halflife: Param,
+    dt: number,
+    apprehension?: Param,
   ): void;
 }
 
@@ -48,7 +70,8 @@ const LEADING_VELOCITY = 1;
 
 const TIMED: Kernel = {
   wasm: 'leadingSpring',
-  js: ([x, v, xi, g], [tGoal, halflife, apprehension], [dt]) => reference.timedSpringDamper(x!, v!, xi!, g!, tGoal, halflife, dt, apprehension),
+  js: ([x, v, xi, g], [tGoal, halflife, apprehension], [dt]) =>
+    reference.timedSpringDamper(x!, v!, xi!, g!, tGoal, halflife, dt, apprehension),
 };
 
 const VELOCITY: Kernel = {
@@ -65,14 +88,22 @@ export const compositeMethods: CompositeMethods & ThisType<KernelHost> = {
 
   timedSpringDamper(x, v, xi, g, tGoal, halflife, dt, apprehension = 2) {
     const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g, 1, ['x', 'v', 'xi'])];
-    const params: ParamSpec[] = [['tGoal', tGoal, 'nonNegative'], ['halflife', halflife, 'nonNegative'], ['apprehension', apprehension, 'nonNegative']];
+    const params: ParamSpec[] = [
+      ['tGoal', tGoal, 'nonNegative'],
+      ['halflife', halflife, 'nonNegative'],
+      ['apprehension', apprehension, 'nonNegative'],
+    ];
     checkAndRun(this, 'timedSpringDamper', TIMED, arrays, params, dt, [dt, LEADING_TIMED]);
   },
 
   velocitySpringDamper(x, v, xi, g, speed, halflife, dt, apprehension = 2) {
     // The JS reference reads g after writing x and v: g may alias only xi.
     const arrays = [written('x', x), written('v', v), written('xi', xi), read('g', g, 1, ['xi'])];
-    const params: ParamSpec[] = [['speed', speed, 'nonNegative'], ['halflife', halflife, 'nonNegative'], ['apprehension', apprehension, 'nonNegative']];
+    const params: ParamSpec[] = [
+      ['speed', speed, 'nonNegative'],
+      ['halflife', halflife, 'nonNegative'],
+      ['apprehension', apprehension, 'nonNegative'],
+    ];
     checkAndRun(this, 'velocitySpringDamper', VELOCITY, arrays, params, dt, [dt, LEADING_VELOCITY]);
   },
 };

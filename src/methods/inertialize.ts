@@ -16,7 +16,12 @@ export interface InertializeMethods {
    * in place (start them at 0).
    */
   inertializeTransition(
-    offX: Float32Array, offV: Float32Array, srcX: Float32Array, srcV: Float32Array, dstX: Float32Array, dstV: Float32Array,
+    offX: Float32Array,
+    offV: Float32Array,
+    srcX: Float32Array,
+    srcV: Float32Array,
+    dstX: Float32Array,
+    dstV: Float32Array,
   ): void;
   /**
    * Holden's inertialize_update: the offset (offX, offV) decays toward 0 with the exact critical
@@ -25,8 +30,14 @@ export interface InertializeMethods {
    * outX / outV may be the very arrays inX / inV.
    */
   inertializeUpdate(
-    outX: Float32Array, outV: Float32Array, offX: Float32Array, offV: Float32Array, inX: Float32Array, inV: Float32Array,
-    halflife: Param, dt: number,
+    outX: Float32Array,
+    outV: Float32Array,
+    offX: Float32Array,
+    offV: Float32Array,
+    inX: Float32Array,
+    inV: Float32Array,
+    halflife: Param,
+    dt: number,
   ): void;
 }
 
@@ -55,15 +66,24 @@ export const inertializeMethods: InertializeMethods & ThisType<KernelHost> = {
   inertializeTransition(offX, offV, srcX, srcV, dstX, dstV) {
     // offX is written before srcV, dstV are read: the velocities may alias only offV.
     const arrays = [
-      written('offX', offX), written('offV', offV), read('srcX', srcX, 1, ['offX', 'offV']), read('srcV', srcV, 1, ['offV']),
-      read('dstX', dstX, 1, ['offX', 'offV']), read('dstV', dstV, 1, ['offV']),
+      written('offX', offX),
+      written('offV', offV),
+      read('srcX', srcX, 1, ['offX', 'offV']),
+      read('srcV', srcV, 1, ['offV']),
+      read('dstX', dstX, 1, ['offX', 'offV']),
+      read('dstV', dstV, 1, ['offV']),
     ];
     checkAndRun(this, 'inertializeTransition', TRANSITION, arrays, [], 0, []);
   },
 
   inertializeUpdate(outX, outV, offX, offV, inX, inV, halflife, dt) {
     const arrays = [
-      written('outX', outX), written('outV', outV), written('offX', offX), written('offV', offV), read('inX', inX, 1, ['outX', 'outV']), read('inV', inV, 1, ['outV']),
+      written('outX', outX),
+      written('outV', outV),
+      written('offX', offX),
+      written('offV', offV),
+      read('inX', inX, 1, ['outX', 'outV']),
+      read('inV', inV, 1, ['outV']),
     ]; // the offsets decay before inX, inV are read, and outX is written before inV is read
     checkAndRun(this, 'inertializeUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },

@@ -4,7 +4,17 @@
  * assembly/kernels/pd-spring.ts; JS backend and oracle: src/reference/pd-spring.ts (which documents the
  * stability region of every integrator).
  */
-import { checkAndRun, describe, read, written, type Kernel, type KernelHost, type KernelName, type Param, type ParamSpec } from '../core/contract.js';
+import {
+  checkAndRun,
+  describe,
+  read,
+  written,
+  type Kernel,
+  type KernelHost,
+  type KernelName,
+  type Param,
+  type ParamSpec,
+} from '../core/contract.js';
 import * as reference from '../reference/pd-spring.js';
 
 import type { PdIntegrator } from '../reference/pd-spring.js';
@@ -30,8 +40,14 @@ export interface PdSpringMethods {
    * - 'exact': the closed-form transition of the ODE over dt; stable for any dt.
    */
   pdSpring(
-    pos: Float32Array, vel: Float32Array, targetPos: Float32Array, targetVel: Float32Array,
-    uaf: Param, dampingRatio: Param, dt: number, options?: PdSpringOptions,
+    pos: Float32Array,
+    vel: Float32Array,
+    targetPos: Float32Array,
+    targetVel: Float32Array,
+    uaf: Param,
+    dampingRatio: Param,
+    dt: number,
+    options?: PdSpringOptions,
   ): void;
   /**
    * Bowles' appendix B: a spring driving a rigid body it does not own. Writes only vel, with the
@@ -39,8 +55,13 @@ export interface PdSpringMethods {
    * 2ζω·(targetVel − vel); pos is read. Followed by pos += vel·dt this is pdSpring 'implicit'.
    */
   pdSpringRigidBody(
-    pos: Float32Array, vel: Float32Array, targetPos: Float32Array, targetVel: Float32Array,
-    uaf: Param, dampingRatio: Param, dt: number,
+    pos: Float32Array,
+    vel: Float32Array,
+    targetPos: Float32Array,
+    targetVel: Float32Array,
+    uaf: Param,
+    dampingRatio: Param,
+    dt: number,
   ): void;
 }
 
@@ -66,7 +87,10 @@ const RIGID_BODY: Kernel = {
 };
 
 function params(uaf: Param, dampingRatio: Param): ParamSpec[] {
-  return [['uaf', uaf, 'nonNegative'], ['dampingRatio', dampingRatio, 'nonNegative']];
+  return [
+    ['uaf', uaf, 'nonNegative'],
+    ['dampingRatio', dampingRatio, 'nonNegative'],
+  ];
 }
 
 /** The kernel of options.integrator; a TypeError or RangeError naming it when it is not one. */
@@ -89,12 +113,22 @@ export const pdSpringMethods: PdSpringMethods & ThisType<KernelHost> = {
   pdSpring(pos, vel, targetPos, targetVel, uaf, dampingRatio, dt, options) {
     this.checkLive('pdSpring');
     const kernel = integratorKernel(options);
-    const arrays = [written('pos', pos), written('vel', vel), read('targetPos', targetPos, 1, ['pos', 'vel']), read('targetVel', targetVel, 1, ['pos', 'vel'])];
+    const arrays = [
+      written('pos', pos),
+      written('vel', vel),
+      read('targetPos', targetPos, 1, ['pos', 'vel']),
+      read('targetVel', targetVel, 1, ['pos', 'vel']),
+    ];
     checkAndRun(this, 'pdSpring', kernel, arrays, params(uaf, dampingRatio), dt, [dt]);
   },
 
   pdSpringRigidBody(pos, vel, targetPos, targetVel, uaf, dampingRatio, dt) {
-    const arrays = [read('pos', pos, 1, ['vel']), written('vel', vel), read('targetPos', targetPos, 1, ['vel']), read('targetVel', targetVel, 1, ['vel'])];
+    const arrays = [
+      read('pos', pos, 1, ['vel']),
+      written('vel', vel),
+      read('targetPos', targetPos, 1, ['vel']),
+      read('targetVel', targetVel, 1, ['vel']),
+    ];
     checkAndRun(this, 'pdSpringRigidBody', RIGID_BODY, arrays, params(uaf, dampingRatio), dt, [dt]);
   },
 };

@@ -31,7 +31,12 @@ export interface QuatMethods {
    * Start offQ at the identity `[0, 0, 0, 1]` and offW at 0.
    */
   quatInertializeTransition(
-    offQ: Float32Array, offW: Float32Array, srcQ: Float32Array, srcW: Float32Array, dstQ: Float32Array, dstW: Float32Array,
+    offQ: Float32Array,
+    offW: Float32Array,
+    srcQ: Float32Array,
+    srcW: Float32Array,
+    dstQ: Float32Array,
+    dstW: Float32Array,
   ): void;
   /**
    * Inertialization update for rotations (inertialize_pose_update): the offset decays with
@@ -39,8 +44,14 @@ export interface QuatMethods {
    * outQ / outW may be the very arrays inQ / inW.
    */
   quatInertializeUpdate(
-    outQ: Float32Array, outW: Float32Array, offQ: Float32Array, offW: Float32Array, inQ: Float32Array, inW: Float32Array,
-    halflife: Param, dt: number,
+    outQ: Float32Array,
+    outW: Float32Array,
+    offQ: Float32Array,
+    offW: Float32Array,
+    inQ: Float32Array,
+    inW: Float32Array,
+    halflife: Param,
+    dt: number,
   ): void;
 }
 
@@ -81,17 +92,31 @@ export const quatMethods: QuatMethods & ThisType<KernelHost> = {
   },
 
   quatDamper(q, qGoal, halflife, dt) {
-    checkAndRun(this, 'quatDamper', DAMPER, [quat('q', q), read('qGoal', qGoal, 4, ['q'])], [['halflife', halflife, 'nonNegative']], dt, [dt]);
+    checkAndRun(this, 'quatDamper', DAMPER, [quat('q', q), read('qGoal', qGoal, 4, ['q'])], [['halflife', halflife, 'nonNegative']], dt, [
+      dt,
+    ]);
   },
 
   quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW) {
-    const arrays = [quat('offQ', offQ), vec('offW', offW), read('srcQ', srcQ, 4, ['offQ']), read('srcW', srcW, 3), read('dstQ', dstQ, 4, ['offQ']), read('dstW', dstW, 3)];
+    const arrays = [
+      quat('offQ', offQ),
+      vec('offW', offW),
+      read('srcQ', srcQ, 4, ['offQ']),
+      read('srcW', srcW, 3),
+      read('dstQ', dstQ, 4, ['offQ']),
+      read('dstW', dstW, 3),
+    ];
     checkAndRun(this, 'quatInertializeTransition', TRANSITION, arrays, [], 0, []);
   },
 
   quatInertializeUpdate(outQ, outW, offQ, offW, inQ, inW, halflife, dt) {
     const arrays = [
-      quat('outQ', outQ), vec('outW', outW), quat('offQ', offQ), vec('offW', offW), read('inQ', inQ, 4, ['outQ']), read('inW', inW, 3, ['outW']),
+      quat('outQ', outQ),
+      vec('outW', outW),
+      quat('offQ', offQ),
+      vec('offW', offW),
+      read('inQ', inQ, 4, ['outQ']),
+      read('inW', inW, 3, ['outW']),
     ]; // the offsets decay before inQ, inW are read: those may alias only the outputs
     checkAndRun(this, 'quatInertializeUpdate', UPDATE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },

@@ -28,8 +28,14 @@ export interface SignalMethods {
    * the very array inX.
    */
   deadBlendingUpdate(
-    outX: Float32Array, extX: Float32Array, extV: Float32Array, extT: Float32Array, inX: Float32Array,
-    blendTime: Param, dt: number, decayHalflife?: Param,
+    outX: Float32Array,
+    extX: Float32Array,
+    extV: Float32Array,
+    extT: Float32Array,
+    inX: Float32Array,
+    blendTime: Param,
+    dt: number,
+    decayHalflife?: Param,
   ): void;
   /**
    * Holden's exact tracking spring (tracking_spring_update_exact): follows a target signal
@@ -43,8 +49,17 @@ export interface SignalMethods {
    * after the step, s·(targetX − x) − d·v + t2·targetV + t1·targetA (an output only).
    */
   trackingSpringUpdate(
-    x: Float32Array, v: Float32Array, a: Float32Array, targetX: Float32Array, targetV: Float32Array, targetA: Float32Array,
-    xGain: Param, vGain: Param, aGain: Param, dt: number, gainDt: number,
+    x: Float32Array,
+    v: Float32Array,
+    a: Float32Array,
+    targetX: Float32Array,
+    targetV: Float32Array,
+    targetA: Float32Array,
+    xGain: Param,
+    vGain: Param,
+    aGain: Param,
+    dt: number,
+    gainDt: number,
   ): void;
 }
 
@@ -90,12 +105,24 @@ export const signalMethods: SignalMethods & ThisType<KernelHost> = {
   },
 
   deadBlendingTransition(extX, extV, extT, srcX, srcV) {
-    const arrays = [written('extX', extX), written('extV', extV), written('extT', extT), read('srcX', srcX, 1, ['extX', 'extV', 'extT']), read('srcV', srcV, 1, ['extV', 'extT'])];
+    const arrays = [
+      written('extX', extX),
+      written('extV', extV),
+      written('extT', extT),
+      read('srcX', srcX, 1, ['extX', 'extV', 'extT']),
+      read('srcV', srcV, 1, ['extV', 'extT']),
+    ];
     checkAndRun(this, 'deadBlendingTransition', DEAD_BLENDING_TRANSITION, arrays, [], 0, []);
   },
 
   deadBlendingUpdate(outX, extX, extV, extT, inX, blendTime, dt, decayHalflife) {
-    const arrays = [written('outX', outX), written('extX', extX), written('extV', extV), written('extT', extT), read('inX', inX, 1, ['outX'])];
+    const arrays = [
+      written('outX', outX),
+      written('extX', extX),
+      written('extV', extV),
+      written('extT', extT),
+      read('inX', inX, 1, ['outX']),
+    ];
     const params: ParamSpec[] = [['blendTime', blendTime, 'nonNegative']];
     if (decayHalflife !== undefined) params.push(['decayHalflife', decayHalflife, 'nonNegative']);
     // Without a decay halflife the velocity never decays: halflife ∞ gives exactly x += v·dt.
@@ -111,10 +138,19 @@ export const signalMethods: SignalMethods & ThisType<KernelHost> = {
     if (!(gainDt >= GAIN_DT_MIN && gainDt <= GAIN_DT_MAX)) {
       throw new RangeError(`${method}: gainDt is ${gainDt}; it must be in [2^-60, 2^60] (${GAIN_DT_MIN} … ${GAIN_DT_MAX}) s`);
     }
-    const gains: ParamSpec[] = [['xGain', xGain, 'nonNegative'], ['vGain', vGain, 'nonNegative'], ['aGain', aGain, 'nonNegative']];
+    const gains: ParamSpec[] = [
+      ['xGain', xGain, 'nonNegative'],
+      ['vGain', vGain, 'nonNegative'],
+      ['aGain', aGain, 'nonNegative'],
+    ];
     for (const [name, gain] of gains) checkAtMostOne(method, name, gain);
     const arrays = [
-      written('x', x), written('v', v), written('a', a), read('targetX', targetX, 1, ['x', 'v', 'a']), read('targetV', targetV, 1, ['x', 'v', 'a']), read('targetA', targetA, 1, ['x', 'v', 'a']),
+      written('x', x),
+      written('v', v),
+      written('a', a),
+      read('targetX', targetX, 1, ['x', 'v', 'a']),
+      read('targetV', targetV, 1, ['x', 'v', 'a']),
+      read('targetA', targetA, 1, ['x', 'v', 'a']),
     ];
     checkAndRun(this, method, TRACKING, arrays, gains, dt, [dt, gainDt]);
   },

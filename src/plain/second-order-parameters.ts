@@ -72,4 +72,3 @@ export function criticalTimestep(k1: number, k2: number): number {
   }
   return (0.8 * (4 * k2)) / (Math.sqrt(4 * k2 + k1 * k1) + k1);
 }
-

@@ -52,9 +52,17 @@ export function characterTransition(halflife: number, t: number): CharacterTrans
 
 /** Applies transition m over time t to element i of (x, v, a, vGoal), writing element `o` of the outputs. */
 function apply(
-  m: CharacterTransition, t: number, i: number, o: number,
-  x: Float32Array, v: Float32Array, a: Float32Array, vGoal: Float32Array,
-  xOut: Float32Array, vOut: Float32Array, aOut: Float32Array,
+  m: CharacterTransition,
+  t: number,
+  i: number,
+  o: number,
+  x: Float32Array,
+  v: Float32Array,
+  a: Float32Array,
+  vGoal: Float32Array,
+  xOut: Float32Array,
+  vOut: Float32Array,
+  aOut: Float32Array,
 ): void {
   const vg = vGoal[i];
   const j0 = v[i] - vg;
@@ -79,8 +87,16 @@ export function characterUpdate(x: Float32Array, v: Float32Array, a: Float32Arra
  * of character c is element c·count + k of px, pv, pa (N·count floats each).
  */
 export function characterPredict(
-  px: Float32Array, pv: Float32Array, pa: Float32Array,
-  x: Float32Array, v: Float32Array, a: Float32Array, vGoal: Float32Array, halflife: Param, dt: number, count: number,
+  px: Float32Array,
+  pv: Float32Array,
+  pa: Float32Array,
+  x: Float32Array,
+  v: Float32Array,
+  a: Float32Array,
+  vGoal: Float32Array,
+  halflife: Param,
+  dt: number,
+  count: number,
 ): void {
   // Uniform halflife: one transition per sample time, shared by every character.
   const shared = typeof halflife === 'number' ? Array.from({ length: count }, (_, k) => characterTransition(halflife, k * dt)) : null;

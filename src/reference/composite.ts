@@ -12,7 +12,13 @@ import { criticalTransitions, paramAt, simpleSpringStep } from './critical.js';
  * then (x, v) a simple spring toward the new xi with halflife/2.
  */
 export function doubleSpringDamper(
-  x: Float32Array, v: Float32Array, xi: Float32Array, vi: Float32Array, g: Float32Array, halflife: Param, dt: number,
+  x: Float32Array,
+  v: Float32Array,
+  xi: Float32Array,
+  vi: Float32Array,
+  g: Float32Array,
+  halflife: Param,
+  dt: number,
 ): void {
   if (dt === 0) return;
   const m = criticalTransitions(halflife, dt, 0.5);
@@ -30,8 +36,14 @@ export function doubleSpringDamper(
  * g once t_goal_future ≥ tGoal; then xi += v_goal·dt.
  */
 export function timedSpringDamper(
-  x: Float32Array, v: Float32Array, xi: Float32Array, g: Float32Array,
-  tGoal: Param, halflife: Param, dt: number, apprehension: Param = 2,
+  x: Float32Array,
+  v: Float32Array,
+  xi: Float32Array,
+  g: Float32Array,
+  tGoal: Param,
+  halflife: Param,
+  dt: number,
+  apprehension: Param = 2,
 ): void {
   if (dt === 0) return;
   const m = criticalTransitions(halflife, dt);
@@ -52,8 +64,14 @@ export function timedSpringDamper(
  * site would make V8 slow both down, and this is the JS backend.)
  */
 export function velocitySpringDamper(
-  x: Float32Array, v: Float32Array, xi: Float32Array, g: Float32Array,
-  speed: Param, halflife: Param, dt: number, apprehension: Param = 2,
+  x: Float32Array,
+  v: Float32Array,
+  xi: Float32Array,
+  g: Float32Array,
+  speed: Param,
+  halflife: Param,
+  dt: number,
+  apprehension: Param = 2,
 ): void {
   if (dt === 0) return;
   const m = criticalTransitions(halflife, dt);

@@ -12,9 +12,28 @@ export * from './pd-spring.js';
 export * from './second-order.js';
 export * from './substep.js';
 export * as quat from './quat.js';
-export { quatSimpleSpringDamper, quatDecaySpringDamper, quatDamper, quatInertializeTransition, quatInertializeUpdate } from './quat-spring.js';
-export { quatMul, quatInv, quatAbs, quatNormalize, quatRotate, quatToScaledAngleAxis, quatFromScaledAngleAxis, quatSlerp } from './quat-batch.js';
-export { vec3DecaySpringDamper, inertializeTransition as vec3InertializeTransition, inertializeUpdate as vec3InertializeUpdate } from './inertialize.js';
+export {
+  quatSimpleSpringDamper,
+  quatDecaySpringDamper,
+  quatDamper,
+  quatInertializeTransition,
+  quatInertializeUpdate,
+} from './quat-spring.js';
+export {
+  quatMul,
+  quatInv,
+  quatAbs,
+  quatNormalize,
+  quatRotate,
+  quatToScaledAngleAxis,
+  quatFromScaledAngleAxis,
+  quatSlerp,
+} from './quat-batch.js';
+export {
+  vec3DecaySpringDamper,
+  inertializeTransition as vec3InertializeTransition,
+  inertializeUpdate as vec3InertializeUpdate,
+} from './inertialize.js';
 export { rootAnchorApply, rootAnchorTransition, heading } from './root-anchor.js';
 export type { FloatArray } from './float-array.js';
 export { springStrided, type StridedOperand } from './strided-spring.js';

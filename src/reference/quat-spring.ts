@@ -17,19 +17,7 @@
  *   untouched (for every halflife, including 0), and neither produces NaN;
  * - the inertialization transition keeps the output angular velocity continuous (see below).
  */
-import {
-  abs,
-  fromScaledAngleAxis,
-  inv,
-  load3,
-  load4,
-  mul,
-  rotate,
-  slerp,
-  store3,
-  store4,
-  toScaledAngleAxis,
-} from './quat.js';
+import { abs, fromScaledAngleAxis, inv, load3, load4, mul, rotate, slerp, store3, store4, toScaledAngleAxis } from './quat.js';
 import { so3Jacobian } from './so3-jacobian.js';
 
 import type { FloatArray } from './float-array.js';
@@ -61,13 +49,7 @@ function boneCount(q: ArrayLike<number>, w?: ArrayLike<number>): number {
  * @param halflife seconds, a number or one per bone; `<= 0` snaps to the goal with `w = 0`
  * @param dt seconds, `>= 0`; `0` leaves the state unchanged
  */
-export function quatSimpleSpringDamper(
-  q: FloatArray,
-  w: FloatArray,
-  qGoal: ArrayLike<number>,
-  halflife: Halflife,
-  dt: number,
-): void {
+export function quatSimpleSpringDamper(q: FloatArray, w: FloatArray, qGoal: ArrayLike<number>, halflife: Halflife, dt: number): void {
   const n = boneCount(q, w);
   if (qGoal.length !== 4 * n) throw new RangeError('goal array length does not match the rotations');
   if (dt === 0) return;
@@ -86,21 +68,10 @@ export function quatSimpleSpringDamper(
     const j0 = toScaledAngleAxis(abs(mul(load4(q, i), inv(g)))); // j0 = quat_to_scaled_angle_axis(quat_abs(x * inv(x_goal)))
     const j1: [number, number, number] = [wi[0] + j0[0] * y, wi[1] + j0[1] * y, wi[2] + j0[2] * y]; // j1 = v + j0 * y
     // x = quat_from_scaled_angle_axis(eydt * (j0 + j1 * dt)) * x_goal (Spring-It-On)
-    const qn = mul(
-      fromScaledAngleAxis([
-        eydt * (j0[0] + j1[0] * dt),
-        eydt * (j0[1] + j1[1] * dt),
-        eydt * (j0[2] + j1[2] * dt),
-      ]),
-      g,
-    );
+    const qn = mul(fromScaledAngleAxis([eydt * (j0[0] + j1[0] * dt), eydt * (j0[1] + j1[1] * dt), eydt * (j0[2] + j1[2] * dt)]), g);
     store4(q, i, qn);
     // v = eydt * (v - j1 * y * dt) (Spring-It-On)
-    store3(w, i, [
-      eydt * (wi[0] - j1[0] * (y * dt)),
-      eydt * (wi[1] - j1[1] * (y * dt)),
-      eydt * (wi[2] - j1[2] * (y * dt)),
-    ]);
+    store3(w, i, [eydt * (wi[0] - j1[0] * (y * dt)), eydt * (wi[1] - j1[1] * (y * dt)), eydt * (wi[2] - j1[2] * (y * dt))]);
   }
 }
 
@@ -130,21 +101,9 @@ export function quatDecaySpringDamper(q: FloatArray, w: FloatArray, halflife: Ha
     const j0 = toScaledAngleAxis(abs(load4(q, i))); // j0 = quat_to_scaled_angle_axis(x), plus abs (shortest arc)
     const j1: [number, number, number] = [wi[0] + j0[0] * y, wi[1] + j0[1] * y, wi[2] + j0[2] * y]; // j1 = v + j0 * y
     // x = quat_from_scaled_angle_axis(eydt * (j0 + j1 * dt)) (Spring-It-On)
-    store4(
-      q,
-      i,
-      fromScaledAngleAxis([
-        eydt * (j0[0] + j1[0] * dt),
-        eydt * (j0[1] + j1[1] * dt),
-        eydt * (j0[2] + j1[2] * dt),
-      ]),
-    );
+    store4(q, i, fromScaledAngleAxis([eydt * (j0[0] + j1[0] * dt), eydt * (j0[1] + j1[1] * dt), eydt * (j0[2] + j1[2] * dt)]));
     // v = eydt * (v - j1 * y * dt) (Spring-It-On)
-    store3(w, i, [
-      eydt * (wi[0] - j1[0] * (y * dt)),
-      eydt * (wi[1] - j1[1] * (y * dt)),
-      eydt * (wi[2] - j1[2] * (y * dt)),
-    ]);
+    store3(w, i, [eydt * (wi[0] - j1[0] * (y * dt)), eydt * (wi[1] - j1[1] * (y * dt)), eydt * (wi[2] - j1[2] * (y * dt))]);
   }
 }
 

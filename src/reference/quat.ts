@@ -61,8 +61,14 @@ export function store3(a: WritableArrayLike, i: number, v: ArrayLike<number>): v
 
 /** Hamilton product `a ⊗ b` (quat_mul in Holden's quat.h). */
 export function mul(a: ArrayLike<number>, b: ArrayLike<number>): Quat {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!;
-  const bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!,
+    aw = a[3]!;
+  const bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!,
+    bw = b[3]!;
   return [
     aw * bx + ax * bw + ay * bz - az * by,
     aw * by - ax * bz + ay * bw + az * bx,
@@ -102,16 +108,17 @@ export function normalize(q: ArrayLike<number>): Quat {
  * (quat_mul_vec3 in Holden's quat.h), expanded as `v + w t + u × t` with `t = 2 u × v`, `u = xyz`.
  */
 export function rotate(q: ArrayLike<number>, v: ArrayLike<number>): Vec3 {
-  const x = q[0]!, y = q[1]!, z = q[2]!, w = q[3]!;
-  const vx = v[0]!, vy = v[1]!, vz = v[2]!;
+  const x = q[0]!,
+    y = q[1]!,
+    z = q[2]!,
+    w = q[3]!;
+  const vx = v[0]!,
+    vy = v[1]!,
+    vz = v[2]!;
   const tx = 2 * (y * vz - z * vy);
   const ty = 2 * (z * vx - x * vz);
   const tz = 2 * (x * vy - y * vx);
-  return [
-    vx + w * tx + (y * tz - z * ty),
-    vy + w * ty + (z * tx - x * tz),
-    vz + w * tz + (x * ty - y * tx),
-  ];
+  return [vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz), vz + w * tz + (x * ty - y * tx)];
 }
 
 /**
@@ -125,7 +132,10 @@ export function rotate(q: ArrayLike<number>, v: ArrayLike<number>): Vec3 {
  * (the angle only depends on the ratio |xyz| / w). `q` must be nonzero.
  */
 export function toScaledAngleAxis(q: ArrayLike<number>): Vec3 {
-  let x = q[0]!, y = q[1]!, z = q[2]!, w = q[3]!;
+  let x = q[0]!,
+    y = q[1]!,
+    z = q[2]!,
+    w = q[3]!;
   if (w < 0) {
     // abs: shortest arc
     x = -x;
@@ -150,7 +160,9 @@ export function toScaledAngleAxis(q: ArrayLike<number>): Vec3 {
  * for `h < 1e-4` uses the series `cos h = 1 - h²/2 + h⁴/24`, `sin(h) / (2h) = (1 - h²/6 + h⁴/120) / 2`.
  */
 export function fromScaledAngleAxis(v: ArrayLike<number>): Quat {
-  const vx = v[0]!, vy = v[1]!, vz = v[2]!;
+  const vx = v[0]!,
+    vy = v[1]!,
+    vz = v[2]!;
   const h = 0.5 * Math.hypot(vx, vy, vz);
   let c: number; // cos(h)
   let k: number; // sin(h) / |v|

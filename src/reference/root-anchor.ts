@@ -23,8 +23,15 @@ export function heading(q: ArrayLike<number>): Quat {
 
 /** Update: the root of every character, out ← anchor(out): x ← R·x + T, v ← R·v, q ← R ⊗ q, w ← R·w. */
 export function rootAnchorApply(
-  outX: FloatArray, outV: FloatArray, outQ: FloatArray, outW: FloatArray, anchorQ: ArrayLike<number>, anchorX: ArrayLike<number>,
-  count: number, bones: number, root: number,
+  outX: FloatArray,
+  outV: FloatArray,
+  outQ: FloatArray,
+  outW: FloatArray,
+  anchorQ: ArrayLike<number>,
+  anchorX: ArrayLike<number>,
+  count: number,
+  bones: number,
+  root: number,
 ): void {
   for (let c = 0; c < count; c++) {
     const i = c * bones + root;
@@ -43,9 +50,19 @@ export function rootAnchorApply(
  * offsets become W in the new anchor's space minus dst, so that anchor'(dst + off') = W.
  */
 export function rootAnchorTransition(
-  offX: FloatArray, offV: FloatArray, offQ: FloatArray, offW: FloatArray,
-  dstX: ArrayLike<number>, dstV: ArrayLike<number>, dstQ: ArrayLike<number>, dstW: ArrayLike<number>,
-  anchorQ: FloatArray, anchorX: FloatArray, count: number, bones: number, root: number,
+  offX: FloatArray,
+  offV: FloatArray,
+  offQ: FloatArray,
+  offW: FloatArray,
+  dstX: ArrayLike<number>,
+  dstV: ArrayLike<number>,
+  dstQ: ArrayLike<number>,
+  dstW: ArrayLike<number>,
+  anchorQ: FloatArray,
+  anchorX: FloatArray,
+  count: number,
+  bones: number,
+  root: number,
 ): void {
   for (let c = 0; c < count; c++) {
     const i = c * bones + root;

@@ -46,7 +46,13 @@ export function extrapolate(x: Float32Array, v: Float32Array, halflife: Param, d
 }
 
 /** dead_blending_transition: the extrapolated state starts from the source: extX = srcX, extV = srcV, extT = 0. */
-export function deadBlendingTransition(extX: Float32Array, extV: Float32Array, extT: Float32Array, srcX: Float32Array, srcV: Float32Array): void {
+export function deadBlendingTransition(
+  extX: Float32Array,
+  extV: Float32Array,
+  extT: Float32Array,
+  srcX: Float32Array,
+  srcV: Float32Array,
+): void {
   extX.set(srcX);
   extV.set(srcV);
   extT.fill(0);
@@ -66,8 +72,14 @@ function smoothstep(ratio: number): number {
  * state is left as it is (so extT stays ≥ blendTime).
  */
 export function deadBlendingUpdate(
-  outX: Float32Array, extX: Float32Array, extV: Float32Array, extT: Float32Array, inX: Float32Array,
-  blendTime: Param, dt: number, decayHalflife: Param = Infinity,
+  outX: Float32Array,
+  extX: Float32Array,
+  extV: Float32Array,
+  extT: Float32Array,
+  inX: Float32Array,
+  blendTime: Param,
+  dt: number,
+  decayHalflife: Param = Infinity,
 ): void {
   const d = decays(decayHalflife, dt);
   for (let i = 0; i < outX.length; i++) {
@@ -94,9 +106,17 @@ export function deadBlendingUpdate(
  * s·(g − x') − d·v' + d·q (also at dt = 0, where x and v are unchanged).
  */
 export function trackingSpringUpdate(
-  x: Float32Array, v: Float32Array, a: Float32Array,
-  targetX: Float32Array, targetV: Float32Array, targetA: Float32Array,
-  xGain: Param, vGain: Param, aGain: Param, dt: number, gainDt: number,
+  x: Float32Array,
+  v: Float32Array,
+  a: Float32Array,
+  targetX: Float32Array,
+  targetV: Float32Array,
+  targetA: Float32Array,
+  xGain: Param,
+  vGain: Param,
+  aGain: Param,
+  dt: number,
+  gainDt: number,
 ): void {
   const at = (i: number) => tracking(paramAt(xGain, i), paramAt(vGain, i), paramAt(aGain, i), dt, gainDt);
   const uniform = typeof xGain === 'number' && typeof vGain === 'number' && typeof aGain === 'number' ? at(0) : null;

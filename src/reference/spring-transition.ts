@@ -36,9 +36,7 @@ export const SMALL_STIFFNESS_ST2 = 0.01;
  */
 export function springTransition(s: number, d: number, t: number): SpringTransition {
   if (d === Infinity) {
-    return s === Infinity
-      ? { xx: 0, xv: 0, xq: 0, vx: 0, vv: 0, vq: 0 }
-      : { xx: 1, xv: 0, xq: t, vx: 0, vv: 0, vq: 1 };
+    return s === Infinity ? { xx: 0, xv: 0, xq: 0, vx: 0, vv: 0, vq: 0 } : { xx: 1, xv: 0, xq: t, vx: 0, vv: 0, vq: 1 };
   }
   const a = d / 2; // envelope rate, Holden's y = d/2
   const w2 = s - a * a; // ω², signed: > 0 under-damped, < 0 over-damped

@@ -68,22 +68,53 @@ export function spring(
 }
 
 /** Holden's spring_damper_exact: frequency (Hz) and halflife (s). */
-export function springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void {
+export function springDamper(
+  x: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  q: Float32Array,
+  frequency: Param,
+  halflife: Param,
+  dt: number,
+): void {
   spring(SpringMode.FrequencyHalflife, x, v, g, q, frequency, halflife, dt);
 }
 
 /** The general spring given stiffness s (1/s²) and damping d (1/s) directly. */
-export function springDamperStiffness(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, stiffness: Param, damping: Param, dt: number): void {
+export function springDamperStiffness(
+  x: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  q: Float32Array,
+  stiffness: Param,
+  damping: Param,
+  dt: number,
+): void {
   spring(SpringMode.StiffnessDamping, x, v, g, q, stiffness, damping, dt);
 }
 
 /** The general spring given damping ratio ζ and halflife (s). */
-export function springDamperRatio(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dampingRatio: Param, halflife: Param, dt: number): void {
+export function springDamperRatio(
+  x: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  q: Float32Array,
+  dampingRatio: Param,
+  halflife: Param,
+  dt: number,
+): void {
   spring(SpringMode.RatioHalflife, x, v, g, q, dampingRatio, halflife, dt);
 }
 
 /** Holden's critical_spring_damper_exact: s = d²/4. */
-export function criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void {
+export function criticalSpringDamper(
+  x: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  q: Float32Array,
+  halflife: Param,
+  dt: number,
+): void {
   spring(SpringMode.Critical, x, v, g, q, halflife, 0, dt);
 }
 

@@ -16,8 +16,16 @@ export interface StridedOperand {
 
 /** `x'' = s·(g − x) + d·(q − v)` stepped exactly by dt over `count` items of `width` floats (uniform parameters). */
 export function springStrided(
-  mode: SpringMode, x: StridedOperand, v: StridedOperand, g: StridedOperand | null, q: StridedOperand | null,
-  count: number, width: number, p0: number, p1: number, dt: number,
+  mode: SpringMode,
+  x: StridedOperand,
+  v: StridedOperand,
+  g: StridedOperand | null,
+  q: StridedOperand | null,
+  count: number,
+  width: number,
+  p0: number,
+  p1: number,
+  dt: number,
 ): void {
   if (dt === 0) return;
   const m = springTransition(...stiffnessAndDamping(mode, p0, p1), dt);

@@ -78,14 +78,19 @@ export class FixedStepper {
       throw new TypeError(`FixedStepper: options must be an object, got ${describe(options)}`);
     }
     const { pos, vel, maxUpdates = 8 } = options;
-    if (typeof maxUpdates !== 'number') throw new TypeError(`FixedStepper: options.maxUpdates must be a number, got ${describe(maxUpdates)}`);
+    if (typeof maxUpdates !== 'number')
+      throw new TypeError(`FixedStepper: options.maxUpdates must be a number, got ${describe(maxUpdates)}`);
     if (!(maxUpdates >= 1) || !(Number.isInteger(maxUpdates) || maxUpdates === Infinity)) {
       throw new RangeError(`FixedStepper: options.maxUpdates is ${maxUpdates}; it must be a whole number ≥ 1 or Infinity`);
     }
-    for (const [name, array] of [['options.pos', pos], ['options.vel', vel]] as const) {
+    for (const [name, array] of [
+      ['options.pos', pos],
+      ['options.vel', vel],
+    ] as const) {
       if (array === undefined) continue;
       if (!(array instanceof Float32Array)) throw new TypeError(`FixedStepper: ${name} must be a Float32Array, got ${describe(array)}`);
-      if (isDetached(array)) throw new TypeError(`FixedStepper: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
+      if (isDetached(array))
+        throw new TypeError(`FixedStepper: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
       solver.checkUsable('FixedStepper', name, array);
       if (array.length !== n) throw new RangeError(`FixedStepper: ${name} has length ${array.length}, expected ${n}`);
     }

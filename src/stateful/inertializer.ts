@@ -108,9 +108,11 @@ export class Inertializer {
    */
   constructor(solver: Solver, options: InertializerOptions) {
     const method = 'Inertializer';
-    if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    if (!(solver instanceof SolverBase))
+      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
     solver.checkLive(method);
-    if (typeof options !== 'object' || options === null) throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
     const { count, bones, halflife, rootBone } = options;
     this.count = checkCount(method, 'options.count', count);
     this.bones = checkCount(method, 'options.bones', bones);
@@ -201,16 +203,33 @@ export class Inertializer {
     // views of the characters that switch (the whole batch, or one character's bones)
     const part = (a: Float32Array, width: number, perCharacter: number): Float32Array =>
       character === undefined ? a : a.subarray(width * perCharacter * c, width * perCharacter * (c + 1));
-    const [sx, sv, sq, sw] = [part(src.positions, 3, b), part(src.velocities, 3, b), part(src.rotations, 4, b), part(src.angularVelocities, 3, b)];
-    const [dx, dv, dq, dw] = [part(dst.positions, 3, b), part(dst.velocities, 3, b), part(dst.rotations, 4, b), part(dst.angularVelocities, 3, b)];
+    const [sx, sv, sq, sw] = [
+      part(src.positions, 3, b),
+      part(src.velocities, 3, b),
+      part(src.rotations, 4, b),
+      part(src.angularVelocities, 3, b),
+    ];
+    const [dx, dv, dq, dw] = [
+      part(dst.positions, 3, b),
+      part(dst.velocities, 3, b),
+      part(dst.rotations, 4, b),
+      part(dst.angularVelocities, 3, b),
+    ];
     const [ox, ov, oq, ow] = [part(this.offX, 3, b), part(this.offV, 3, b), part(this.offQ, 4, b), part(this.offW, 3, b)];
     s.inertializeTransition(ox, ov, sx, sv, dx, dv);
     s.quatInertializeTransition(oq, ow, sq, sw, dq, dw);
     if (this.rootBone !== null) {
       const operands = [
-        written(ox, 3 * b), written(ov, 3 * b), written(oq, 4 * b), written(ow, 3 * b),
-        read(dx, 3 * b), read(dv, 3 * b), read(dq, 4 * b), read(dw, 3 * b),
-        written(part(this.anchorQ!, 4, 1), 4), written(part(this.anchorX!, 3, 1), 3),
+        written(ox, 3 * b),
+        written(ov, 3 * b),
+        written(oq, 4 * b),
+        written(ow, 3 * b),
+        read(dx, 3 * b),
+        read(dv, 3 * b),
+        read(dq, 4 * b),
+        read(dw, 3 * b),
+        written(part(this.anchorQ!, 4, 1), 4),
+        written(part(this.anchorX!, 3, 1), 3),
       ];
       s.runKernel(ROOT_TRANSITION, count, operands, [], [b, this.rootBone]);
     }
@@ -239,16 +258,29 @@ export class Inertializer {
     }
     const s = this.solver;
     const operands = [
-      written(output.positions, 3), written(output.velocities, 3), written(output.rotations, 4), written(output.angularVelocities, 3),
-      written(this.offX, 3), written(this.offV, 3), written(this.offQ, 4), written(this.offW, 3),
-      read(input.positions, 3), read(input.velocities, 3), read(input.rotations, 4), read(input.angularVelocities, 3),
+      written(output.positions, 3),
+      written(output.velocities, 3),
+      written(output.rotations, 4),
+      written(output.angularVelocities, 3),
+      written(this.offX, 3),
+      written(this.offV, 3),
+      written(this.offQ, 4),
+      written(this.offW, 3),
+      read(input.positions, 3),
+      read(input.velocities, 3),
+      read(input.rotations, 4),
+      read(input.angularVelocities, 3),
     ];
     s.runKernel(POSE_UPDATE, this.count * this.bones, operands, [h], [dt]);
     if (this.rootBone !== null) {
       const b = this.bones;
       const operands = [
-        written(output.positions, 3 * b), written(output.velocities, 3 * b), written(output.rotations, 4 * b), written(output.angularVelocities, 3 * b),
-        read(this.anchorQ!, 4), read(this.anchorX!, 3),
+        written(output.positions, 3 * b),
+        written(output.velocities, 3 * b),
+        written(output.rotations, 4 * b),
+        written(output.angularVelocities, 3 * b),
+        read(this.anchorQ!, 4),
+        read(this.anchorX!, 3),
       ];
       s.runKernel(ROOT_APPLY, this.count, operands, [], [b, this.rootBone]);
     }
@@ -290,7 +322,12 @@ export class Inertializer {
     if (typeof pose !== 'object' || pose === null) throw new TypeError(`${method}: ${name} must be a pose object, got ${describe(pose)}`);
     const n = this.count * this.bones;
     const p = pose as Record<string, unknown>;
-    const fields: [keyof Pose, number][] = [['positions', 3], ['rotations', 4], ['velocities', 3], ['angularVelocities', 3]];
+    const fields: [keyof Pose, number][] = [
+      ['positions', 3],
+      ['rotations', 4],
+      ['velocities', 3],
+      ['angularVelocities', 3],
+    ];
     return fields.map(([field, width]) => {
       const array = p[field];
       const label = `${name}.${field}`;

@@ -87,7 +87,12 @@ export class SecondOrderDynamics {
     checkFloat32Param(where, 'f', f, n, 'positive');
     checkFloat32Param(where, 'zeta', zeta, n, 'nonNegative');
     checkFloat32Param(where, 'r', r, n, 'finite');
-    for (const [name, p] of [['f', f], ['zeta', zeta], ['r', r]] as const) if (typeof p !== 'number') checkArray(solver, where, name, p as Float32Array);
+    for (const [name, p] of [
+      ['f', f],
+      ['zeta', zeta],
+      ['r', r],
+    ] as const)
+      if (typeof p !== 'number') checkArray(solver, where, name, p as Float32Array);
     this.minTCrit = minCriticalTimestep(f, zeta, n);
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${where}: options must be an object, got ${describe(options)}`);
@@ -120,7 +125,12 @@ export class SecondOrderDynamics {
       wasm: WASM_KERNELS[name],
       js: (arrays, _params, [dt], count) => this.referenceStep(arrays, count, dt),
     });
-    this.kernels = { 'euler-substep': kernel('euler-substep'), clamped: kernel('clamped'), 'pole-zero': kernel('pole-zero'), exact: kernel('exact') };
+    this.kernels = {
+      'euler-substep': kernel('euler-substep'),
+      clamped: kernel('clamped'),
+      'pole-zero': kernel('pole-zero'),
+      exact: kernel('exact'),
+    };
   }
 
   /** The method used by `update`; may be changed between updates (the state carries over). */
@@ -181,7 +191,8 @@ export class SecondOrderDynamics {
 
   private checkInput(where: string, name: string, array: unknown): void {
     if (!(array instanceof Float32Array)) throw new TypeError(`${where}: ${name} must be a Float32Array, got ${describe(array)}`);
-    if (array.length !== this.n) throw new RangeError(`${where}: ${name} has length ${array.length}, expected ${this.n} (one value per channel)`);
+    if (array.length !== this.n)
+      throw new RangeError(`${where}: ${name} has length ${array.length}, expected ${this.n} (one value per channel)`);
   }
 
   /** The JS backend: one float64 reference update on the float32 state. */
@@ -202,7 +213,8 @@ export class SecondOrderDynamics {
 
 /** Rejects a detached array, or one the solver freed, with a TypeError naming it. */
 function checkArray(solver: SolverBase, where: string, name: string, array: Float32Array): void {
-  if (isDetached(array)) throw new TypeError(`${where}: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
+  if (isDetached(array))
+    throw new TypeError(`${where}: ${name} is a Float32Array whose buffer is detached (transferred); it must be a usable array`);
   solver.checkUsable(where, name, array);
 }
 

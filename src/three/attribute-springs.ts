@@ -29,10 +29,12 @@ export class AttributeSprings {
     options: AttributeSpringsOptions = {},
   ) {
     const method = 'AttributeSprings';
-    if (typeof attribute !== 'object' || attribute === null) throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
+    if (typeof attribute !== 'object' || attribute === null)
+      throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
     const interleaved = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute === true;
     const array = interleaved ? (attribute as InterleavedBufferAttribute).data.array : (attribute as BufferAttribute).array;
-    if (!(array instanceof Float32Array)) throw new TypeError(`${method}: the attribute's array must be a Float32Array, got ${describe(array)}`);
+    if (!(array instanceof Float32Array))
+      throw new TypeError(`${method}: the attribute's array must be a Float32Array, got ${describe(array)}`);
     if (attribute.normalized) throw new TypeError(`${method}: a normalized attribute cannot be sprung (its floats are not the values)`);
     const width = attribute.itemSize;
     const count = attribute.count;

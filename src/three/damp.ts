@@ -140,7 +140,14 @@ export function wrapAngle(a: number): number {
  * Springs the number `object[key]` toward `target` (critical, exact), keeping its velocity;
  * returns the new value. halflife and dt in seconds; maxSpeed (units/s) limits the goal's speed.
  */
-export function spring<K extends string>(object: Record<K, number>, key: K, target: number, halflife: number, dt: number, maxSpeed = Infinity): number {
+export function spring<K extends string>(
+  object: Record<K, number>,
+  key: K,
+  target: number,
+  halflife: number,
+  dt: number,
+  maxSpeed = Infinity,
+): number {
   return springNumber('spring', object, key, target, halflife, dt, maxSpeed, false);
 }
 
@@ -148,11 +155,27 @@ export function spring<K extends string>(object: Record<K, number>, key: K, targ
  * {@link spring} for an angle (radians): the target is taken at its equivalent nearest the value
  * (the leader, with maxSpeed), so the spring turns the short way; the value is not wrapped.
  */
-export function springAngle<K extends string>(object: Record<K, number>, key: K, target: number, halflife: number, dt: number, maxSpeed = Infinity): number {
+export function springAngle<K extends string>(
+  object: Record<K, number>,
+  key: K,
+  target: number,
+  halflife: number,
+  dt: number,
+  maxSpeed = Infinity,
+): number {
   return springNumber('springAngle', object, key, target, halflife, dt, maxSpeed, true);
 }
 
-function springNumber(method: string, object: Record<string, number>, key: string, target: number, halflife: number, dt: number, maxSpeed: number, angle: boolean): number {
+function springNumber(
+  method: string,
+  object: Record<string, number>,
+  key: string,
+  target: number,
+  halflife: number,
+  dt: number,
+  maxSpeed: number,
+  angle: boolean,
+): number {
   if (typeof object !== 'object' || object === null) throw new TypeError(`${method}: object must be an object, got ${describe(object)}`);
   if (typeof key !== 'string' || key === '') throw new TypeError(`${method}: key must be a property name, got ${describe(key)}`);
   checkArgs(method, halflife, dt, maxSpeed);
@@ -192,7 +215,8 @@ export function springEuler(value: Euler, target: Euler, halflife: number, dt: n
   checkObject(method, 'value', value);
   checkObject(method, 'target', target);
   checkArgs(method, halflife, dt, maxSpeed);
-  if (value.order !== target.order) throw new RangeError(`${method}: target.order is ${target.order}; it must be value.order (${value.order})`);
+  if (value.order !== target.order)
+    throw new RangeError(`${method}: target.order is ${target.order}; it must be value.order (${value.order})`);
   const x = [value.x, value.y, value.z];
   checkFinite(method, 'value', x);
   checkFinite(method, 'target', [target.x, target.y, target.z]);

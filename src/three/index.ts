@@ -7,7 +7,17 @@
 export { InstancedSprings, type InstancedSpringsOptions } from './instanced-springs.js';
 export { AttributeSprings, type AttributeSpringsOptions } from './attribute-springs.js';
 export {
-  spring, springAngle, spring3, springEuler, springQuat, damper, damper3, damperQuat,
-  springVelocity, resetSpring, wrapAngle, type Vector3Like,
+  spring,
+  springAngle,
+  spring3,
+  springEuler,
+  springQuat,
+  damper,
+  damper3,
+  damperQuat,
+  springVelocity,
+  resetSpring,
+  wrapAngle,
+  type Vector3Like,
 } from './damp.js';
 export { InertializedMixer, InertializedMixerGroup, type InertializedMixerOptions } from './inertialized-mixer.js';

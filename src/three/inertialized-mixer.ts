@@ -106,28 +106,44 @@ export class InertializedMixerGroup {
 
   constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
     const method = 'InertializedMixerGroup';
-    if (!(solver instanceof SolverBase)) throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
-    if (!Array.isArray(mixers) || mixers.length === 0) throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
-    if (typeof options !== 'object' || options === null) throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    if (!(solver instanceof SolverBase))
+      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    if (!Array.isArray(mixers) || mixers.length === 0)
+      throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
     const { halflife, root } = options;
     if (typeof halflife !== 'function') checkNumber(method, 'options.halflife', halflife, 'nonNegative');
-    if (root !== undefined && typeof root !== 'string') throw new TypeError(`${method}: options.root must be an object name (a string), got ${describe(root)}`);
+    if (root !== undefined && typeof root !== 'string')
+      throw new TypeError(`${method}: options.root must be an object name (a string), got ${describe(root)}`);
     this.mixers = [...mixers];
     this.zeroVelocity = options.zeroVelocity;
     this.solver = solver;
     this.internals = this.mixers.map((mixer, m) => {
-      if (typeof mixer !== 'object' || mixer === null) throw new TypeError(`${method}: mixers[${m}] must be an AnimationMixer, got ${describe(mixer)}`);
+      if (typeof mixer !== 'object' || mixer === null)
+        throw new TypeError(`${method}: mixers[${m}] must be an AnimationMixer, got ${describe(mixer)}`);
       return internals(method, mixer);
     });
     this.slots = this.internals.map((mi, m) => collectSlots(method, mi, root, m));
     this.bones = Math.max(...this.slots.map((s) => s.length));
-    if (this.bones === 0) throw new RangeError(`${method}: the mixers animate no position, quaternion or scale; create their actions (mixer.clipAction) first`);
+    if (this.bones === 0)
+      throw new RangeError(`${method}: the mixers animate no position, quaternion or scale; create their actions (mixer.clipAction) first`);
     const perBone = halflives(method, this.slots, this.bones, halflife);
     const count = this.mixers.length;
     const n = count * this.bones;
-    this.inertializer = new Inertializer(solver, { count, bones: this.bones, halflife: perBone, ...(root !== undefined ? { rootBone: 0 } : {}) });
+    this.inertializer = new Inertializer(solver, {
+      count,
+      bones: this.bones,
+      halflife: perBone,
+      ...(root !== undefined ? { rootBone: 0 } : {}),
+    });
     try {
-      const pose = (): Pose => ({ positions: this.alloc(3 * n), rotations: this.alloc(4 * n), velocities: this.alloc(3 * n), angularVelocities: this.alloc(3 * n) });
+      const pose = (): Pose => ({
+        positions: this.alloc(3 * n),
+        rotations: this.alloc(4 * n),
+        velocities: this.alloc(3 * n),
+        angularVelocities: this.alloc(3 * n),
+      });
       this.input = pose();
       this.output = pose();
       this.src = pose();
@@ -222,7 +238,10 @@ export class InertializedMixerGroup {
     const { input, src, dst } = this;
     const mixer = this.mixers[m]!;
     const b = this.bones;
-    const x0 = 3 * b * m, x1 = x0 + 3 * b, q0 = 4 * b * m, q1 = q0 + 4 * b;
+    const x0 = 3 * b * m,
+      x1 = x0 + 3 * b,
+      q0 = 4 * b * m,
+      q1 = q0 + 4 * b;
     // source: the mixer's pose before the switch; its velocity is the last frame's (or the last transition's)
     src.positions.set(input.positions.subarray(x0, x1), x0);
     src.rotations.set(input.rotations.subarray(q0, q1), q0);
@@ -233,7 +252,8 @@ export class InertializedMixerGroup {
       velocities(this.prevX, this.prevQ, input.positions, input.rotations, this.lastDt, src.velocities, src.angularVelocities, b * m, b);
     }
     // destination: the new pose at t and at t + ε
-    const probeX = new Float32Array(3 * b * this.mixers.length), probeQ = new Float32Array(4 * b * this.mixers.length);
+    const probeX = new Float32Array(3 * b * this.mixers.length),
+      probeQ = new Float32Array(4 * b * this.mixers.length);
     dst.positions.set(input.positions.subarray(x0, x1), x0);
     dst.rotations.set(input.rotations.subarray(q0, q1), q0);
     const scales = this.scales;
@@ -285,7 +305,8 @@ export class InertializedMixerGroup {
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
     // the destinations in the order of the mixer's bindings (which changes when actions start or stop)
-    const seen = this.seenBindings[m]!, dests = this.bindingDestinations[m]!;
+    const seen = this.seenBindings[m]!,
+      dests = this.bindingDestinations[m]!;
     if (seen.length !== bindings.length) seen.length = dests.length = bindings.length;
     for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
@@ -298,13 +319,18 @@ export class InertializedMixerGroup {
       if (k < active) d.seen = true;
       else if (!d.seen) continue; // never active: the value at construction stands
       const buffer = pm.buffer;
-      const o = (k < active ? accu : (pm as { _origIndex?: number })._origIndex ?? 3) * pm.valueSize;
+      const o = (k < active ? accu : ((pm as { _origIndex?: number })._origIndex ?? 3)) * pm.valueSize;
       const a = d.at;
       if (d.kind === 'quaternion') {
-        q[a] = buffer[o]!; q[a + 1] = buffer[o + 1]!; q[a + 2] = buffer[o + 2]!; q[a + 3] = buffer[o + 3]!;
+        q[a] = buffer[o]!;
+        q[a + 1] = buffer[o + 1]!;
+        q[a + 2] = buffer[o + 2]!;
+        q[a + 3] = buffer[o + 3]!;
       } else {
         const target = d.kind === 'position' ? x : s!;
-        target[a] = buffer[o]!; target[a + 1] = buffer[o + 1]!; target[a + 2] = buffer[o + 2]!;
+        target[a] = buffer[o]!;
+        target[a + 1] = buffer[o + 1]!;
+        target[a + 2] = buffer[o + 2]!;
       }
     }
   }
@@ -340,7 +366,8 @@ export class InertializedMixerGroup {
   /** Writes mixer m's output to its objects (only the properties the mixer animates). */
   private writeObjects(m: number): void {
     const slots = this.slots[m]!;
-    const x = this.output.positions, q = this.output.rotations;
+    const x = this.output.positions,
+      q = this.output.rotations;
     const s = this.scales?.output;
     const base = this.bones * m;
     for (let j = 0; j < slots.length; j++) {
@@ -351,7 +378,6 @@ export class InertializedMixerGroup {
       if (slot.scale && s) setVector(slot.object.scale, s, 3 * i);
     }
   }
-
 }
 
 /** One mixer: an {@link InertializedMixerGroup} of one. */
@@ -398,11 +424,23 @@ class ScaleState {
   private readonly dstV: Float32Array;
   private readonly halflife: number | Float32Array;
 
-  constructor(private readonly solver: Solver, group: InertializedMixerGroup, n: number, perBone: number | Float32Array) {
+  constructor(
+    private readonly solver: Solver,
+    group: InertializedMixerGroup,
+    n: number,
+    perBone: number | Float32Array,
+  ) {
     const a = (length: number) => group.alloc(length);
-    this.input = a(3 * n); this.output = a(3 * n); this.dst = a(3 * n);
-    this.offX = a(3 * n); this.offV = a(3 * n); this.zero = a(3 * n); this.outV = a(3 * n);
-    this.srcX = a(3 * n); this.srcV = a(3 * n); this.dstV = a(3 * n);
+    this.input = a(3 * n);
+    this.output = a(3 * n);
+    this.dst = a(3 * n);
+    this.offX = a(3 * n);
+    this.offV = a(3 * n);
+    this.zero = a(3 * n);
+    this.outV = a(3 * n);
+    this.srcX = a(3 * n);
+    this.srcV = a(3 * n);
+    this.dstV = a(3 * n);
     this.prev = new Float32Array(3 * n);
     this.input.fill(1);
     if (typeof perBone === 'number') {
@@ -416,13 +454,15 @@ class ScaleState {
   }
 
   beginTransition(m: number, b: number): void {
-    const x0 = 3 * b * m, x1 = x0 + 3 * b;
+    const x0 = 3 * b * m,
+      x1 = x0 + 3 * b;
     this.srcX.set(this.input.subarray(x0, x1), x0);
     this.dst.set(this.input.subarray(x0, x1), x0);
   }
 
   transition(m: number, b: number, probe: Float32Array, lastDt: number, fresh: boolean): void {
-    const x0 = 3 * b * m, x1 = x0 + 3 * b;
+    const x0 = 3 * b * m,
+      x1 = x0 + 3 * b;
     for (let k = x0; k < x1; k++) {
       if (!fresh) this.srcV[k] = lastDt > 0 ? (this.input[k]! - this.prev[k]!) / lastDt : 0;
       else this.srcV[k] = this.dstV[k]!;
@@ -469,7 +509,9 @@ function halflives(method: string, slots: Slot[][], bones: number, halflife: Ine
       const h = halflife(slot.object);
       checkNumber(method, `options.halflife(${slot.object.name || 'object'})`, h, 'nonNegative');
       if (set[j] && perBone[j] !== Math.fround(h)) {
-        throw new RangeError(`${method}: options.halflife gives ${h} for "${slot.object.name}" of mixers[${m}] but ${perBone[j]} for bone ${j} of another mixer; bones at the same place must share a halflife`);
+        throw new RangeError(
+          `${method}: options.halflife gives ${h} for "${slot.object.name}" of mixers[${m}] but ${perBone[j]} for bone ${j} of another mixer; bones at the same place must share a halflife`,
+        );
       }
       perBone[j] = h;
       set[j] = 1;
@@ -483,8 +525,15 @@ function halflives(method: string, slots: Slot[][], bones: number, halflife: Ine
  * ω = log(q1 ⊗ q0⁻¹)/dt (shortest arc; the parent frame, dq/dt = ½ ω ⊗ q). dt = 0 gives zero.
  */
 function velocities(
-  x0: Float32Array, q0: Float32Array, x1: Float32Array, q1: Float32Array, dt: number,
-  v: Float32Array, w: Float32Array, first: number, count: number,
+  x0: Float32Array,
+  q0: Float32Array,
+  x1: Float32Array,
+  q1: Float32Array,
+  dt: number,
+  v: Float32Array,
+  w: Float32Array,
+  first: number,
+  count: number,
 ): void {
   for (let i = first; i < first + count; i++) {
     if (!(dt > 0)) {
@@ -493,9 +542,12 @@ function velocities(
       continue;
     }
     for (let k = 3 * i; k < 3 * i + 3; k++) v[k] = (x1[k]! - x0[k]!) / dt;
-    const a = q0.subarray(4 * i, 4 * i + 4), b = q1.subarray(4 * i, 4 * i + 4);
+    const a = q0.subarray(4 * i, 4 * i + 4),
+      b = q1.subarray(4 * i, 4 * i + 4);
     const r = toScaledAngleAxis(mul(b, inv(a)));
-    w[3 * i] = r[0] / dt; w[3 * i + 1] = r[1] / dt; w[3 * i + 2] = r[2] / dt;
+    w[3 * i] = r[0] / dt;
+    w[3 * i + 1] = r[1] / dt;
+    w[3 * i + 2] = r[2] / dt;
   }
 }
 

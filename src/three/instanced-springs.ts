@@ -50,7 +50,11 @@ export class InstancedSprings {
     attribute.setUsage(mesh.instanceMatrix.usage);
     mesh.instanceMatrix = attribute;
     this.step = prepareSpringStrided(solver, {
-      x: { array: this.matrices, offset: TRANSLATION, stride: MATRIX }, v: { array: this.velocities }, g: { array: this.goals }, width: 3, count,
+      x: { array: this.matrices, offset: TRANSLATION, stride: MATRIX },
+      v: { array: this.velocities },
+      g: { array: this.goals },
+      width: 3,
+      count,
     });
   }
 

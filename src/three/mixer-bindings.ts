@@ -37,7 +37,9 @@ export interface MixerInternals {
 export function internals(method: string, mixer: AnimationMixer): MixerInternals {
   const m = mixer as unknown as Partial<MixerInternals>;
   if (!Array.isArray(m._bindings) || typeof m._nActiveBindings !== 'number' || typeof m._accuIndex !== 'number') {
-    throw new TypeError(`${method}: the mixer has no _bindings/_nActiveBindings/_accuIndex; it must be a three.js AnimationMixer (r150 or later)`);
+    throw new TypeError(
+      `${method}: the mixer has no _bindings/_nActiveBindings/_accuIndex; it must be a three.js AnimationMixer (r150 or later)`,
+    );
   }
   return m as MixerInternals;
 }
@@ -46,7 +48,9 @@ export function internals(method: string, mixer: AnimationMixer): MixerInternals
 export function transformTarget(method: string, pm: PropertyMixerLike): { object: Object3D; property: TransformProperty } | null {
   const binding = pm.binding;
   if (binding._bindings !== undefined) {
-    throw new TypeError(`${method}: the mixer animates an AnimationObjectGroup (a composite binding); animate each object with its own mixer`);
+    throw new TypeError(
+      `${method}: the mixer animates an AnimationObjectGroup (a composite binding); animate each object with its own mixer`,
+    );
   }
   const path = binding.parsedPath;
   const property = path?.propertyName;

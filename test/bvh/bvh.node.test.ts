@@ -5,13 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  bvhLocalPositions,
-  bvhLocalRotations,
-  bvhVelocities,
-  integrateAngularVelocity,
-  parseBvh,
-} from '../../src/bvh/index.js';
+import { bvhLocalPositions, bvhLocalRotations, bvhVelocities, integrateAngularVelocity, parseBvh } from '../../src/bvh/index.js';
 import { angle, inv, mul, toScaledAngleAxis } from '../../src/reference/quat.js';
 
 const text = readFileSync(new URL('../../../shared/data/pirouette.bvh', import.meta.url), 'utf8');
@@ -50,9 +44,15 @@ function axisMatrix(axis: 'X' | 'Y' | 'Z', deg: number): M3 {
 function quatMatrix(q: ArrayLike<number>): M3 {
   const [x, y, z, w] = [q[0]!, q[1]!, q[2]!, q[3]!];
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - z * w),
+    2 * (x * z + y * w),
+    2 * (x * y + z * w),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - x * w),
+    2 * (x * z - y * w),
+    2 * (y * z + x * w),
+    1 - 2 * (x * x + y * y),
   ];
 }
 
@@ -223,7 +223,9 @@ describe('bvhVelocities on pirouette.bvh', () => {
     let worstRatio = 0;
     for (let f = 1; f < bvh.frameCount - 1; f++) {
       for (let j = 0; j < J; j++) {
-        const qp = quatAt(f - 1, j), qt = quatAt(f, j), qn = quatAt(f + 1, j);
+        const qp = quatAt(f - 1, j),
+          qt = quatAt(f, j),
+          qn = quatAt(f + 1, j);
         const err = angle(mul(qn, inv(integrateAngularVelocity(qt, vec3At(angularVelocities, f, j), dt))));
         const a = toScaledAngleAxis(mul(qn, inv(qt)));
         const b = toScaledAngleAxis(mul(qt, inv(qp)));

@@ -4,7 +4,7 @@
  * transition matrix), evaluated in float64.
  */
 import { describe, expect, it } from 'vitest';
-import type { Backend, } from '../../dist/index.js';
+import type { Backend } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, callKernel, type Kernels, useSolvers } from '../helpers/backends.js';
 import { F64_PER_M, FLOAT32_ULP, SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
@@ -107,7 +107,13 @@ const fromHalflife = (h: number): [number, number] => {
   return [(d / 2) * (d / 2), d];
 };
 
-type SpringFn = 'springDamper' | 'springDamperStiffness' | 'springDamperRatio' | 'criticalSpringDamper' | 'simpleSpringDamper' | 'decaySpringDamper';
+type SpringFn =
+  | 'springDamper'
+  | 'springDamperStiffness'
+  | 'springDamperRatio'
+  | 'criticalSpringDamper'
+  | 'simpleSpringDamper'
+  | 'decaySpringDamper';
 
 interface Scenario {
   fn: SpringFn;
@@ -133,14 +139,33 @@ function scenarios(): Scenario[] {
   const zetas = [1, 1 + 1e-6, 1 - 1e-6, 1 + 1e-7, 1 - 1e-7, ONE_ABOVE, ONE_BELOW, 0.05, 0.3, 0.7, 1.5, 5, 20];
   for (const zeta of zetas) for (const h of [0.05, 0.5, 2]) add('springDamperRatio', `ζ ${f32(zeta)}, halflife ${h}`, [zeta, h], fromRatio);
   // Frequency/halflife: zero stiffness, nearly critical (f = ln2/(π·h) rounded to float32), under, over.
-  for (const [f, h] of [[0, 0.3], [LN2 / (Math.PI * 0.2), 0.2], [LN2 / (Math.PI * 1.5), 1.5], [2, 0.1], [0.5, 2], [3, 1], [0.05, 0.5]]) {
+  for (const [f, h] of [
+    [0, 0.3],
+    [LN2 / (Math.PI * 0.2), 0.2],
+    [LN2 / (Math.PI * 1.5), 1.5],
+    [2, 0.1],
+    [0.5, 2],
+    [3, 1],
+    [0.05, 0.5],
+  ]) {
     add('springDamper', `frequency ${f32(f)}, halflife ${h}`, [f, h], fromFrequency);
   }
   // Stiffness/damping: exactly critical, within 1e-6 of it on both sides, one ulp either side,
   // undamped oscillators, zero stiffness (with and without damping), under and over.
   const stiffness: [number, number][] = [
-    [16, 8], [16 * (1 + 1e-6), 8], [16 * (1 - 1e-6), 8], [16 + 2 ** -19, 8], [16 - 2 ** -20, 8],
-    [100, 0], [1, 0], [0, 3], [0, 0], [0, 0.25], [4, 10], [400, 2], [0.5, 20],
+    [16, 8],
+    [16 * (1 + 1e-6), 8],
+    [16 * (1 - 1e-6), 8],
+    [16 + 2 ** -19, 8],
+    [16 - 2 ** -20, 8],
+    [100, 0],
+    [1, 0],
+    [0, 3],
+    [0, 0],
+    [0, 0.25],
+    [4, 10],
+    [400, 2],
+    [0.5, 20],
   ];
   for (const [s, d] of stiffness) add('springDamperStiffness', `s ${f32(s)}, d ${d}`, [s, d], (s, d) => [s, d]);
   for (const h of [0.01, 0.1, 0.5, 2]) {
@@ -200,7 +225,13 @@ function states(fn: SpringFn, n: number, seed: number) {
   const v = new Float32Array(n);
   const g = new Float32Array(n);
   const q = new Float32Array(n);
-  fillState(mulberry32(seed), x, v, fn === 'decaySpringDamper' ? null : g, fn === 'springDamper' || fn === 'springDamperStiffness' || fn === 'springDamperRatio' || fn === 'criticalSpringDamper' ? q : null);
+  fillState(
+    mulberry32(seed),
+    x,
+    v,
+    fn === 'decaySpringDamper' ? null : g,
+    fn === 'springDamper' || fn === 'springDamperStiffness' || fn === 'springDamperRatio' || fn === 'criticalSpringDamper' ? q : null,
+  );
   return { x, v, g, q };
 }
 
@@ -229,7 +260,10 @@ function check(impl: Impl, batch: Batch, dt: number): { ratio: number; message: 
       const tol = tolerance(impl, want, m, scale);
       const ratio = err <= tol ? err / tol : Number.isNaN(err) ? Infinity : err / tol;
       if (ratio > worst.ratio) {
-        worst = { ratio, message: `${labels[i]}, dt ${dt}: ${what} = ${got}, exact ${want} (M ${m}, x0 ${x[i]}, v0 ${v[i]}, g ${g[i]}, q ${q[i]})` };
+        worst = {
+          ratio,
+          message: `${labels[i]}, dt ${dt}: ${what} = ${got}, exact ${want} (M ${m}, x0 ${x[i]}, v0 ${v[i]}, g ${g[i]}, q ${q[i]})`,
+        };
       }
     }
   }
@@ -240,7 +274,16 @@ describe.each(IMPLS.map((impl) => [impl] as const))('%s', (impl) => {
   describe.each(SCENARIOS.map((sc) => [sc.fn, sc.label, sc] as const))('%s, %s (uniform parameters)', (_fn, _label, sc) => {
     it.each(DTS.map((dt) => [dt] as const))('matches the closed form after dt = %f', (dt) => {
       const { x, v, g, q } = states(sc.fn, STATES + 3, SCENARIOS.indexOf(sc) + 1);
-      const batch: Batch = { fn: sc.fn, sd: Array(x.length).fill(sc.sd), params: sc.p, x, v, g, q, labels: Array(x.length).fill(`${sc.fn} ${sc.label}`) };
+      const batch: Batch = {
+        fn: sc.fn,
+        sd: Array(x.length).fill(sc.sd),
+        params: sc.p,
+        x,
+        v,
+        g,
+        q,
+        labels: Array(x.length).fill(`${sc.fn} ${sc.label}`),
+      };
       const worst = check(impl, batch, dt);
       expect(worst.ratio, worst.message).toBeLessThanOrEqual(1);
     });

@@ -30,7 +30,10 @@ function validArgs(fn: FnInfo, seed: number): Record<string, unknown> {
 
 function invoke(solver: Solver, fn: FnInfo, args: Record<string, unknown>): void {
   const method = solver[fn.name] as (...a: unknown[]) => void;
-  method.apply(solver, argNames(fn).map((name) => args[name]));
+  method.apply(
+    solver,
+    argNames(fn).map((name) => args[name]),
+  );
 }
 
 /** The bits of every Float32Array argument, to check that a rejected call changed nothing. */
@@ -125,16 +128,38 @@ function errorCases(fn: FnInfo): ErrorCase[] {
       }
     }
     // Wrong length or type of a per-element parameter.
-    cases.push({ label: `${name} array of length ${N + 1}`, apply: (a) => (a[name] = new Float32Array(N + 1).fill(1)), type: RangeError, message: new RegExp(`^${name} has length ${N + 1}, expected ${N}`) });
-    for (const [label, value] of [['a string', '1'], ['a Float64Array', new Float64Array(N).fill(1)], ['null', null]] as const) {
-      cases.push({ label: `${name} as ${label}`, apply: (a) => (a[name] = value), type: TypeError, message: new RegExp(`^${name} must be a number or a Float32Array`) });
+    cases.push({
+      label: `${name} array of length ${N + 1}`,
+      apply: (a) => (a[name] = new Float32Array(N + 1).fill(1)),
+      type: RangeError,
+      message: new RegExp(`^${name} has length ${N + 1}, expected ${N}`),
+    });
+    for (const [label, value] of [
+      ['a string', '1'],
+      ['a Float64Array', new Float64Array(N).fill(1)],
+      ['null', null],
+    ] as const) {
+      cases.push({
+        label: `${name} as ${label}`,
+        apply: (a) => (a[name] = value),
+        type: TypeError,
+        message: new RegExp(`^${name} must be a number or a Float32Array`),
+      });
     }
   }
   // dt.
   for (const value of [-1, NaN, Infinity, -1e-30]) {
-    cases.push({ label: `dt = ${value}`, apply: (a) => (a.dt = value), type: RangeError, message: new RegExp(`^dt is ${escapeRegExp(String(value))}; it must be finite and ≥ 0`) });
+    cases.push({
+      label: `dt = ${value}`,
+      apply: (a) => (a.dt = value),
+      type: RangeError,
+      message: new RegExp(`^dt is ${escapeRegExp(String(value))}; it must be finite and ≥ 0`),
+    });
   }
-  for (const [label, value] of [['a string', '0.1'], ['undefined', undefined]] as const) {
+  for (const [label, value] of [
+    ['a string', '0.1'],
+    ['undefined', undefined],
+  ] as const) {
     cases.push({ label: `dt as ${label}`, apply: (a) => (a.dt = value), type: TypeError, message: /^dt must be a number/ });
   }
   // Overlaps: an output with another array in the same buffer (plain or from alloc).
@@ -266,7 +291,10 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       const solver = await makeSolver(backend, 65536);
       const a = solver.alloc(4);
       solver.dispose();
-      for (const [method, action] of [['alloc', () => solver.alloc(4)], ['free', () => solver.free(a)]] as const) {
+      for (const [method, action] of [
+        ['alloc', () => solver.alloc(4)],
+        ['free', () => solver.free(a)],
+      ] as const) {
         const error = thrown(action);
         expect(error, method).toBeInstanceOf(TypeError);
         expect(error.message).toMatch(new RegExp(`^${method}: this solver has been disposed`));
@@ -301,7 +329,8 @@ describe('createSolver', () => {
     ['options 5', 5, TypeError, /^createSolver: options must be an object/],
   ] as const)('rejects %s', async (_label, options, type, message) => {
     for (const backend of [undefined, ...BACKENDS]) {
-      const withBackend = options !== null && typeof options === 'object' && !('backend' in options) && backend ? { ...options, backend } : options;
+      const withBackend =
+        options !== null && typeof options === 'object' && !('backend' in options) && backend ? { ...options, backend } : options;
       const error = await rejected(createSolver(withBackend as Parameters<typeof createSolver>[0]));
       expect(error, `backend ${backend}`).toBeInstanceOf(type);
       expect(error.message).toMatch(message);

@@ -47,7 +47,10 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       a.fill(-7.5);
       solver.free(a);
       const b = solver.alloc(length);
-      expect(b.every((value) => Object.is(value, 0)), `length ${length} after reuse`).toBe(true);
+      expect(
+        b.every((value) => Object.is(value, 0)),
+        `length ${length} after reuse`,
+      ).toBe(true);
       solver.free(b);
     }
     solver.dispose();

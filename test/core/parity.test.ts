@@ -12,9 +12,7 @@ import { SpringMode, type Backend, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, callKernel, type FnName, useSolvers } from '../helpers/backends.js';
 import { FLOAT32_ULP, SCALAR_PER_M, SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
-import {
-  dampingRatio, fillState, integer, logUniform, mulberry32, timeSteps, type Regime, type Rng,
-} from '../helpers/random.js';
+import { dampingRatio, fillState, integer, logUniform, mulberry32, timeSteps, type Regime, type Rng } from '../helpers/random.js';
 
 /** A regime, or one of the stiffness-mode edge cases. */
 type Case = Regime | 'zeroStiffness' | 'zeroDamping';
@@ -46,7 +44,12 @@ const LN2_OVER_PI = Math.LN2 / Math.PI; // springDamper: ζ = ln2 / (π·f·half
 
 function halflifeOnly(name: FnName, mode: SpringMode | null, hasV: boolean, hasG: boolean, hasQ: boolean, lo: number, hi: number): Spec {
   return {
-    name, mode, hasV, hasG, hasQ, arity: 1,
+    name,
+    mode,
+    hasV,
+    hasG,
+    hasQ,
+    arity: 1,
     draw: (rng) => [logUniform(rng, lo, hi)],
     base: (rng) => logUniform(rng, lo, hi),
     uniformCases: Array<Case>(9).fill('critical'),
@@ -65,7 +68,12 @@ const exactDamping = (rng: Rng) => integer(rng, 13, 3200) / 64;
 const SPECS: Spec[] = [
   halflifeOnly('damper', null, false, true, false, 1e-3, 10),
   {
-    name: 'springDamper', mode: SpringMode.FrequencyHalflife, hasV: true, hasG: true, hasQ: true, arity: 2,
+    name: 'springDamper',
+    mode: SpringMode.FrequencyHalflife,
+    hasV: true,
+    hasG: true,
+    hasQ: true,
+    arity: 2,
     // ζ = ln2/(π·f·h): pick ζ, then the free parameter from the other one.
     draw(rng, c, fixed) {
       const k = c ?? perElementCase(rng, ['zeroStiffness']);
@@ -82,7 +90,12 @@ const SPECS: Spec[] = [
     uniformCases: ['critical', 'under', 'over', 'critical', 'under', 'over', 'under', 'over', 'zeroStiffness'],
   },
   {
-    name: 'springDamperStiffness', mode: SpringMode.StiffnessDamping, hasV: true, hasG: true, hasQ: true, arity: 2,
+    name: 'springDamperStiffness',
+    mode: SpringMode.StiffnessDamping,
+    hasV: true,
+    hasG: true,
+    hasQ: true,
+    arity: 2,
     // ζ = d/(2√s): with s = (m/64)² or d = m/64, ζ = 1 is exactly critical in float32.
     draw(rng, c, fixed) {
       const k = c ?? perElementCase(rng, ['zeroStiffness', 'zeroDamping']);
@@ -97,7 +110,12 @@ const SPECS: Spec[] = [
     uniformCases: ['critical', 'under', 'over', 'critical', 'under', 'over', 'over', 'zeroStiffness', 'zeroDamping'],
   },
   {
-    name: 'springDamperRatio', mode: SpringMode.RatioHalflife, hasV: true, hasG: true, hasQ: true, arity: 2,
+    name: 'springDamperRatio',
+    mode: SpringMode.RatioHalflife,
+    hasV: true,
+    hasG: true,
+    hasQ: true,
+    arity: 2,
     draw(rng, c, fixed) {
       const zeta = fixed?.index === 0 ? fixed.value : dampingRatio(rng, c as Regime | undefined);
       const h = fixed?.index === 1 ? fixed.value : logUniform(rng, 0.02, 2);
@@ -125,14 +143,20 @@ const LAYOUTS = Object.keys(LENGTH) as Layout[];
 class Arrays {
   private owned: Float32Array[] = [];
   private count = 0;
-  constructor(private solver: Solver, private layout: Layout, readonly n: number) {}
+  constructor(
+    private solver: Solver,
+    private layout: Layout,
+    readonly n: number,
+  ) {}
 
   make(): Float32Array {
     const shift = 1 + (this.count++ % 3);
     const n = this.n;
     switch (this.layout) {
-      case 'plain': return new Float32Array(n);
-      case 'plain unaligned': return new Float32Array(n + 4).subarray(shift, shift + n);
+      case 'plain':
+        return new Float32Array(n);
+      case 'plain unaligned':
+        return new Float32Array(n + 4).subarray(shift, shift + n);
       case 'alloc': {
         const a = this.solver.alloc(n);
         this.owned.push(a);
@@ -164,13 +188,23 @@ interface Worst {
   message: string;
 }
 
-function compare(what: string, got: Float32Array, ref: Float32Array, m: Float64Array, backend: Backend, worst: Worst, context: () => string): void {
+function compare(
+  what: string,
+  got: Float32Array,
+  ref: Float32Array,
+  m: Float64Array,
+  backend: Backend,
+  worst: Worst,
+  context: () => string,
+): void {
   const exact = backend === 'js';
   for (let i = 0; i < got.length; i++) {
     const err = Math.abs(got[i] - ref[i]);
-    const tol = exact ? 0
-      : backend === 'wasm' ? FLOAT32_ULP * Math.abs(ref[i]) + SCALAR_PER_M * m[i] + SUBNORMAL_FLOOR
-      : SIMD_PER_M * m[i] + SUBNORMAL_FLOOR;
+    const tol = exact
+      ? 0
+      : backend === 'wasm'
+        ? FLOAT32_ULP * Math.abs(ref[i]) + SCALAR_PER_M * m[i] + SUBNORMAL_FLOOR
+        : SIMD_PER_M * m[i] + SUBNORMAL_FLOOR;
     // NaN or a miss of an exact comparison counts as an infinite ratio.
     const ratio = err <= tol ? (tol > 0 ? err / tol : 0) : exact || Number.isNaN(err) ? Infinity : err / tol;
     if (ratio > worst.ratio) {
@@ -226,13 +260,14 @@ describe.each(SPECS.map((spec) => [spec.name, spec] as const))('%s', (_name, spe
           let params: (number | Float32Array)[];
           if (paramMode === 'uniform') {
             params = spec.draw(rng, cycle, null);
-            if (spec.mode !== null) regimes.add(regimeOfParams(spec.mode, params[0] as number, spec.arity === 2 ? (params[1] as number) : 0));
+            if (spec.mode !== null)
+              regimes.add(regimeOfParams(spec.mode, params[0] as number, spec.arity === 2 ? (params[1] as number) : 0));
           } else {
             const fixedIndex = paramMode === 'mixed p0 uniform' ? 0 : paramMode === 'mixed p1 uniform' ? 1 : -1;
             // The uniform parameter of a mixed call is rounded to float32 by the solver (it
             // travels with the per-element values): round it here so the reference sees the same.
-            const fixed: Fixed | null = fixedIndex < 0 ? null
-              : { index: fixedIndex as 0 | 1, value: Math.fround(spec.base(rng, fixedIndex as 0 | 1, cycle)) };
+            const fixed: Fixed | null =
+              fixedIndex < 0 ? null : { index: fixedIndex as 0 | 1, value: Math.fround(spec.base(rng, fixedIndex as 0 | 1, cycle)) };
             for (let i = 0; i < n; i++) {
               const p = spec.draw(rng, undefined, fixed);
               for (let k = 0; k < spec.arity; k++) if (k !== fixedIndex) perElement[k][i] = p[k];

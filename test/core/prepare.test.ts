@@ -18,7 +18,14 @@ const N = 1003;
 /** A valid parameter of `fn` (number or per-element array). */
 function paramValues(rng: Rng, fn: FnInfo, perElement: boolean, make: () => Float32Array): Param[] {
   return fn.params.map((name) => {
-    const draw = () => (name === 'dampingRatio' ? logUniform(rng, 0.1, 10) : name === 'frequency' ? logUniform(rng, 0.1, 5) : name === 'stiffness' ? logUniform(rng, 0.1, 500) : logUniform(rng, 0.01, 3));
+    const draw = () =>
+      name === 'dampingRatio'
+        ? logUniform(rng, 0.1, 10)
+        : name === 'frequency'
+          ? logUniform(rng, 0.1, 5)
+          : name === 'stiffness'
+            ? logUniform(rng, 0.1, 500)
+            : logUniform(rng, 0.01, 3);
     if (!perElement) return Math.fround(draw());
     const a = make();
     for (let i = 0; i < a.length; i++) a[i] = draw();
@@ -35,7 +42,9 @@ type Layout = 'alloc' | 'plain';
 
 describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
   const cases = FUNCTIONS.flatMap((fn) =>
-    (['uniform', 'per-element'] as const).flatMap((pm) => (['alloc', 'plain'] as Layout[]).map((layout) => [fn.name, pm, layout, fn] as const)),
+    (['uniform', 'per-element'] as const).flatMap((pm) =>
+      (['alloc', 'plain'] as Layout[]).map((layout) => [fn.name, pm, layout, fn] as const),
+    ),
   );
 
   it.each(cases)('%s, %s parameters, %s arrays: prepared steps equal ordinary calls bit for bit', (_name, pm, layout, fn) => {
@@ -157,7 +166,11 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       ['inertializeTransition', () => [arr(), arr(), arr(), arr(), arr(), arr()], null],
       ['quatMul', () => [new Float32Array(4 * n), quat(), quat()], null],
       ['pdSpring', () => [arr(), arr(), arr(), arr(), 2, 0.7, { integrator: 'semi-implicit' }], 6],
-      ['characterPredict', () => [new Float32Array(n * 4), new Float32Array(n * 4), new Float32Array(n * 4), arr(), arr(), arr(), arr(), 0.2, 4], 8],
+      [
+        'characterPredict',
+        () => [new Float32Array(n * 4), new Float32Array(n * 4), new Float32Array(n * 4), arr(), arr(), arr(), arr(), 0.2, 4],
+        8,
+      ],
     ];
     for (const [method, make, dtIndex] of calls) {
       const mine = make();
@@ -190,7 +203,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     );
     expect(() => prepare.call(solver, 'criticalSpringDamper', x, v, g, [1], 0.2)).toThrow(TypeError);
     expect(() => prepare.call(solver, 'criticalSpringDamper', x, x, g, q, 0.2)).toThrow(RangeError);
-    expect(() => prepare.call(solver, 'damper', x, g, -1)).toThrow(new RangeError('damper: halflife is -1; it must be finite and ≥ 0 (+0, not −0)'));
+    expect(() => prepare.call(solver, 'damper', x, g, -1)).toThrow(
+      new RangeError('damper: halflife is -1; it must be finite and ≥ 0 (+0, not −0)'),
+    );
     expect(() => prepare.call(solver, 'nope', x)).toThrow(new TypeError('prepare: method must be the name of a Solver method, got "nope"'));
     expect(() => prepare.call(solver, 'alloc', 3)).toThrow(TypeError);
     expect(() => prepare.call(solver, 'doubleSpringDamper', x, v, x, v, g, 0.2)).toThrow(RangeError);
@@ -198,7 +213,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     const before = Float32Array.from(x);
     expect(() => step(-1)).toThrow(new RangeError('simpleSpringDamper: dt is -1; it must be finite and ≥ 0 (+0, not −0)'));
     expect(() => step(NaN)).toThrow(RangeError);
-    expect(() => (step as unknown as (dt: unknown) => void)('1')).toThrow(new TypeError('simpleSpringDamper: dt must be a number, got string'));
+    expect(() => (step as unknown as (dt: unknown) => void)('1')).toThrow(
+      new TypeError('simpleSpringDamper: dt must be a number, got string'),
+    );
     expect(x).toEqual(before);
     const family = solver.prepare('extrapolate', x, v, 0.2);
     expect(() => family(Infinity)).toThrow(RangeError);
@@ -224,7 +241,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     solver.criticalSpringDamper(x, v, g, g, block.subarray(36, 52).fill(0.2), 1 / 60); // inputs may overlap inputs
     h[3] = -2;
     before.set(block);
-    expect(() => solver.simpleSpringDamper(x, v, g, h, 1 / 60)).toThrow(new RangeError('simpleSpringDamper: halflife[3] is -2; it must be finite and ≥ 0 (+0, not −0)'));
+    expect(() => solver.simpleSpringDamper(x, v, g, h, 1 / 60)).toThrow(
+      new RangeError('simpleSpringDamper: halflife[3] is -2; it must be finite and ≥ 0 (+0, not −0)'),
+    );
     expect(() => solver.springDamperRatio(x, v, g, g, 0, 0.2, 1 / 60)).toThrow(RangeError);
     expect(block).toEqual(before);
     h[3] = 0.2;

@@ -4,7 +4,7 @@
  * the regimes join continuously at critical damping, and zero stiffness is the exact limit.
  */
 import { describe, expect, it } from 'vitest';
-import type { Param, } from '../../dist/index.js';
+import type { Param } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, FUNCTIONS, callKernel, fnInfo, type FnInfo, useSolvers } from '../helpers/backends.js';
 import { SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
@@ -16,7 +16,12 @@ const solvers = useSolvers(4 * 1024 * 1024);
 // SIMD_PER_M bounds the float32 kernels and the float64 ones alike (test/helpers/tolerances.ts).
 
 interface Transition {
-  xx: number; xv: number; xq: number; vx: number; vv: number; vq: number;
+  xx: number;
+  xv: number;
+  xq: number;
+  vx: number;
+  vv: number;
+  vq: number;
 }
 
 /** The float64 transition over t of kernel `fn` with parameters p (the damper: xx = its factor). */
@@ -97,14 +102,20 @@ const sweeps: Sweep[] = [
   ratioSweep(0.1, 0.75, -20),
   // f = FC + k·2^-17 (relative step 8.6e-6), a·t ≈ 2.77: thresholds at |f/FC − 1| ≈ 6.5e-4, inside ±2.6e-3.
   {
-    label: `frequency ${FC} ± ${K}·2^-17, halflife 0.25, dt 0.5`, fn: fnInfo('springDamper'),
-    at: (k) => [FC + k * 2 ** -17, 0.25], dt: 0.5, smooth: smoothBound(2 * Math.LN2 * 2, 2 ** -17 / FC),
+    label: `frequency ${FC} ± ${K}·2^-17, halflife 0.25, dt 0.5`,
+    fn: fnInfo('springDamper'),
+    at: (k) => [FC + k * 2 ** -17, 0.25],
+    dt: 0.5,
+    smooth: smoothBound(2 * Math.LN2 * 2, 2 ** -17 / FC),
   },
   // s = S0 + k·2^-17 ∈ [0.0077, 0.0123], d = 0.2, t = 1: through critical (s = a² = 0.01) and
   // through s·t² = 0.01, where P switches between (1 − xx)/s and its Taylor series.
   {
-    label: `stiffness ${S0} ± ${K}·2^-17, damping 0.2, dt 1`, fn: fnInfo('springDamperStiffness'),
-    at: (k) => [S0 + k * 2 ** -17, Math.fround(0.2)], dt: 1, smooth: (2 ** -34) / 12 + (2 * (2 ** -17 / 0.0077) * 2 ** -17) / 6,
+    label: `stiffness ${S0} ± ${K}·2^-17, damping 0.2, dt 1`,
+    fn: fnInfo('springDamperStiffness'),
+    at: (k) => [S0 + k * 2 ** -17, Math.fround(0.2)],
+    dt: 1,
+    smooth: 2 ** -34 / 12 + (2 * (2 ** -17 / 0.0077) * 2 ** -17) / 6,
   },
 ];
 
@@ -126,7 +137,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
           fn.params.map((name) => (name === 'dampingRatio' ? 1 : 0)), // halflife / frequency / stiffness / damping 0
         ];
         for (const params of parameterSets) {
-          for (const a of [x, v, g, q]) for (let i = 0; i < n; i++) a[i] = i < special.length ? special[(i + [x, v, g, q].indexOf(a)) % special.length] : uniform(rng, -10, 10);
+          for (const a of [x, v, g, q])
+            for (let i = 0; i < n; i++)
+              a[i] = i < special.length ? special[(i + [x, v, g, q].indexOf(a)) % special.length] : uniform(rng, -10, 10);
           const before = [x, v].map(bits);
           callKernel(solver(), fn.name, x, v, g, q, params, 0);
           expect(bits(x), `${where} x, parameters ${params.map(String)}`).toEqual(before[0]);
@@ -168,7 +181,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
         callKernel(solver(), fn.name, x, v, g, q, params, dt);
         for (let i = 0; i < m; i++) {
           const p = list[i % list.length];
-          expect(Number.isFinite(x[i]) && Number.isFinite(v[i]), `per element ${fn.params} = ${p}, dt ${dt}: x ${x[i]}, v ${v[i]}`).toBe(true);
+          expect(Number.isFinite(x[i]) && Number.isFinite(v[i]), `per element ${fn.params} = ${p}, dt ${dt}: x ${x[i]}, v ${v[i]}`).toBe(
+            true,
+          );
         }
       }
     });
@@ -184,7 +199,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
           for (const perElement of [false, true]) {
             const { x, v, g, q } = randomState(fn, n, 13);
             const rng = mulberry32(14);
-            const values = fn.params.map((name) => (name === 'halflife' ? 0 : name === 'frequency' ? logUniform(rng, 0.01, 10) : logUniform(rng, 0.05, 20)));
+            const values = fn.params.map((name) =>
+              name === 'halflife' ? 0 : name === 'frequency' ? logUniform(rng, 0.01, 10) : logUniform(rng, 0.05, 20),
+            );
             const params: Param[] = perElement ? values.map((value) => new Float32Array(n).fill(value)) : values;
             const x0 = Float32Array.from(x);
             callKernel(solver(), fn.name, x, v, g, q, params, dt);
@@ -240,7 +257,8 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
             // |x|, |v| < 1.2e-38): E moves by ≤ 1e-74·(1 + s).
             const tol = 2e-6 * energy[i] + 1e-74 * (1 + s[i]);
             const ratio = Number.isNaN(e) ? Infinity : (e - energy[i]) / tol;
-            if (ratio > worst.ratio) worst = { ratio, message: `halflife ${paramAt(halflife, i)}, step ${step}, element ${i}: E ${energy[i]} → ${e}` };
+            if (ratio > worst.ratio)
+              worst = { ratio, message: `halflife ${paramAt(halflife, i)}, step ${step}, element ${i}: E ${energy[i]} → ${e}` };
             energy[i] = e;
           }
         }
@@ -280,11 +298,17 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
             const [m3x, m3v] = termSizes(t2, x0[i], v0[i], g[i], q[i]);
             const tolX = SIMD_PER_M * (Math.abs(t1.xx) * m1x + Math.abs(t1.xv) * m1v + m2x + m3x) + SUBNORMAL_FLOOR;
             const tolV = SIMD_PER_M * (Math.abs(t1.vx) * m1x + Math.abs(t1.vv) * m1v + m2v + m3v) + SUBNORMAL_FLOOR;
-            for (const [what, twice, once, tol] of [['x', x[i], xOnce[i], tolX], ['v', v[i], vOnce[i], tolV]] as const) {
+            for (const [what, twice, once, tol] of [
+              ['x', x[i], xOnce[i], tolX],
+              ['v', v[i], vOnce[i], tolV],
+            ] as const) {
               const err = Math.abs(twice - once);
               const ratio = Number.isNaN(err) ? Infinity : err / tol;
               if (ratio > worst.ratio) {
-                worst = { ratio, message: `${perElement ? 'per-element' : 'uniform'} ${fn.params} = ${p0}, ${p1}, dt ${dt}, element ${i}: ${what} twice ${twice}, once ${once}` };
+                worst = {
+                  ratio,
+                  message: `${perElement ? 'per-element' : 'uniform'} ${fn.params} = ${p0}, ${p1}, dt ${dt}, element ${i}: ${what} twice ${twice}, once ${once}`,
+                };
               }
             }
           }
@@ -327,7 +351,10 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
         [m[0][i], m[1][i]] = termSizes(t, X0[i], V0[i], G[i], Q[i]);
       }
       let worst = { ratio: 0, message: '' };
-      for (const [kind, results] of [['per-element', [X, V]], ['uniform', [XU, VU]]] as const) {
+      for (const [kind, results] of [
+        ['per-element', [X, V]],
+        ['uniform', [XU, VU]],
+      ] as const) {
         for (let c = 0; c < 2; c++) {
           for (let j = 0; j < states; j++) {
             for (let k = 1; k < points - 1; k++) {
@@ -338,7 +365,10 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
               const err = Math.abs(d2(results[c]));
               const ratio = Number.isNaN(err) ? Infinity : err / tol;
               if (ratio > worst.ratio) {
-                worst = { ratio, message: `${kind} ${'xv'[c]}, state ${j}, point ${k - K}: second difference ${d2(results[c])} (exact ${d2(exact[c])}, M ${mMax})` };
+                worst = {
+                  ratio,
+                  message: `${kind} ${'xv'[c]}, state ${j}, point ${k - K}: second difference ${d2(results[c])} (exact ${d2(exact[c])}, M ${mMax})`,
+                };
               }
             }
           }
@@ -346,7 +376,6 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       }
       expect(worst.ratio, worst.message).toBeLessThanOrEqual(1);
     });
-
   });
 
   describe('zero stiffness', () => {
@@ -354,7 +383,11 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     const cases: [string, (d: number) => [number, number], number[]][] = [
       ['springDamperStiffness', (d) => [0, d], [0, 1e-6, 0.01, 1, 10, 1000]],
       // frequency 0, d = 4·ln2/halflife
-      ['springDamper', (d) => [0, (4 * Math.LN2) / d], [(4 * Math.LN2) / 1e6, (4 * Math.LN2) / 100, 4 * Math.LN2, (4 * Math.LN2) / 0.1, (4 * Math.LN2) / 1e-3]],
+      [
+        'springDamper',
+        (d) => [0, (4 * Math.LN2) / d],
+        [(4 * Math.LN2) / 1e6, (4 * Math.LN2) / 100, 4 * Math.LN2, (4 * Math.LN2) / 0.1, (4 * Math.LN2) / 1e-3],
+      ],
     ];
     it.each(cases)('%s with q ≠ 0 is the exact limit, without huge values', (name, paramsOf, dampings) => {
       const fn = fnInfo(name as 'springDamper');

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { FixedStepper, Inertializer, SecondOrderDynamics, type Solver } from '../../dist/index.js';
 import { BACKENDS, makeSolver } from '../helpers/backends.js';
 
-const state = () => [Float32Array.of(1, -2, 3, 0.5, 4), Float32Array.of(0.5, 1, -1, 2, 0), new Float32Array(5).fill(0.25), new Float32Array(5)];
+const state = () => [
+  Float32Array.of(1, -2, 3, 0.5, 4),
+  Float32Array.of(0.5, 1, -1, 2, 0),
+  new Float32Array(5).fill(0.25),
+  new Float32Array(5),
+];
 
 function rejects(action: () => unknown, type: typeof TypeError | typeof RangeError, pattern: RegExp): void {
   let error: unknown = null;
@@ -33,39 +38,75 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     withSolver((s) => {
       const [x, v, g, q] = state();
       const before = [x.slice(), v.slice()];
-      rejects(() => s.criticalSpringDamper(x, v, g, q, -0, 1 / 60), RangeError, /^criticalSpringDamper: halflife is -0; it must be finite and ≥ 0/);
-      rejects(() => s.criticalSpringDamper(x, v, g, q, new Float32Array(5).fill(0.1).fill(-0, 4), 1 / 60), RangeError, /halflife\[4\] is -0/);
+      rejects(
+        () => s.criticalSpringDamper(x, v, g, q, -0, 1 / 60),
+        RangeError,
+        /^criticalSpringDamper: halflife is -0; it must be finite and ≥ 0/,
+      );
+      rejects(
+        () => s.criticalSpringDamper(x, v, g, q, new Float32Array(5).fill(0.1).fill(-0, 4), 1 / 60),
+        RangeError,
+        /halflife\[4\] is -0/,
+      );
       const h = s.alloc(5);
       h.fill(0.2).fill(-0, 2);
-      rejects(() => s.quatDecaySpringDamper(s.alloc(20), s.alloc(15), h, 1 / 60), RangeError, /^quatDecaySpringDamper: halflife\[2\] is -0/);
+      rejects(
+        () => s.quatDecaySpringDamper(s.alloc(20), s.alloc(15), h, 1 / 60),
+        RangeError,
+        /^quatDecaySpringDamper: halflife\[2\] is -0/,
+      );
       expect([x, v]).toEqual(before);
     }));
 
   it('defect 3: numbers beyond float32 are rejected on the uniform path too', () =>
     withSolver((s) => {
       const [x, v, g, q] = state();
-      rejects(() => s.springDamper(x, v, g, q, 1e300, 0.2, 1 / 60), RangeError, /^springDamper: frequency is 1e\+300, which is Infinity as float32/);
+      rejects(
+        () => s.springDamper(x, v, g, q, 1e300, 0.2, 1 / 60),
+        RangeError,
+        /^springDamper: frequency is 1e\+300, which is Infinity as float32/,
+      );
       rejects(() => s.springDamperStiffness(x, v, g, q, 3, 1e300, 1 / 60), RangeError, /^springDamperStiffness: damping is 1e\+300/);
-      rejects(() => s.springDamperRatio(x, v, g, q, 5e-324, 0.2, 1 / 60), RangeError, /^springDamperRatio: dampingRatio is 5e-324, which is 0 as float32/);
-      rejects(() => s.trackingSpringUpdate(x, v, new Float32Array(5), g, q, g, 0.5, 0.5, 0.5, 1 / 60, 5e-324), RangeError, /^trackingSpringUpdate: gainDt is 5e-324/);
+      rejects(
+        () => s.springDamperRatio(x, v, g, q, 5e-324, 0.2, 1 / 60),
+        RangeError,
+        /^springDamperRatio: dampingRatio is 5e-324, which is 0 as float32/,
+      );
+      rejects(
+        () => s.trackingSpringUpdate(x, v, new Float32Array(5), g, q, g, 0.5, 0.5, 0.5, 1 / 60, 5e-324),
+        RangeError,
+        /^trackingSpringUpdate: gainDt is 5e-324/,
+      );
       expect(Array.from(x).every(Number.isFinite)).toBe(true);
     }));
 
   it('defect 4: huge sizes and detached arrays get errors naming the method and the argument', () =>
     withSolver((s) => {
       rejects(() => s.alloc(1e15), RangeError, /^alloc: length is 1000000000000000; it must be at most/);
-      rejects(() => new Inertializer(s, { count: 1e30, bones: 3, halflife: 0.1 }), RangeError, /^Inertializer: options.count × options.bones is 1e\+30 × 3/);
+      rejects(
+        () => new Inertializer(s, { count: 1e30, bones: 3, halflife: 0.1 }),
+        RangeError,
+        /^Inertializer: options.count × options.bones is 1e\+30 × 3/,
+      );
       rejects(() => new FixedStepper(s, 1e30, 1 / 60, () => {}), RangeError, /^FixedStepper: n is 1e\+30/);
       const x0 = new Float32Array(4);
       structuredClone(x0.buffer, { transfer: [x0.buffer] });
-      rejects(() => new SecondOrderDynamics(s, 0.5, 0.5, 0.5, x0), TypeError, /^SecondOrderDynamics: x0 is a Float32Array whose buffer is detached/);
+      rejects(
+        () => new SecondOrderDynamics(s, 0.5, 0.5, 0.5, x0),
+        TypeError,
+        /^SecondOrderDynamics: x0 is a Float32Array whose buffer is detached/,
+      );
     }));
 
   it('defect 5: calls that would not return in bounded time are rejected', () =>
     withSolver((s) => {
       const dynamics = new SecondOrderDynamics(s, 100, 1000, 0, new Float32Array(4), { method: 'euler-substep' });
       const x = new Float32Array(4).fill(1);
-      rejects(() => dynamics.update(1e4, x), RangeError, /^SecondOrderDynamics.update: dt is 10000, which needs \d+ 'euler-substep' substeps/);
+      rejects(
+        () => dynamics.update(1e4, x),
+        RangeError,
+        /^SecondOrderDynamics.update: dt is 10000, which needs \d+ 'euler-substep' substeps/,
+      );
       rejects(() => dynamics.update(1e30, x), RangeError, /^SecondOrderDynamics.update: dt is 1e\+30/);
       dynamics.update(1 / 60, x); // a frame is fine
       let calls = 0;
@@ -103,8 +144,16 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       const n = 4;
       const arrays = () => Array.from({ length: 6 }, (_, k) => Float32Array.from({ length: n }, (_, i) => (k + 1) * 0.3 + i * 0.1));
       const [outX, outV, offX, offV, , inV] = arrays();
-      rejects(() => s.inertializeUpdate(outX, outV, offX, offV, offX, inV, 0.1, 0.1), RangeError, /^inertializeUpdate: offX and inX overlap in memory; inX may only be the very same array as outX or outV/);
-      rejects(() => s.inertializeUpdate(outX, outV, offX, offV, outV, outX, 0.1, 0.1), RangeError, /^inertializeUpdate: outX and inV overlap/);
+      rejects(
+        () => s.inertializeUpdate(outX, outV, offX, offV, offX, inV, 0.1, 0.1),
+        RangeError,
+        /^inertializeUpdate: offX and inX overlap in memory; inX may only be the very same array as outX or outV/,
+      );
+      rejects(
+        () => s.inertializeUpdate(outX, outV, offX, offV, outV, outX, 0.1, 0.1),
+        RangeError,
+        /^inertializeUpdate: outX and inV overlap/,
+      );
       const [ox, ov, sx, , dx, dv] = arrays();
       rejects(() => s.inertializeTransition(ox, ov, sx, ox, dx, dv), RangeError, /^inertializeTransition: offX and srcV overlap/);
       const [q, w, oq, ow, , iw] = [4, 3, 4, 3, 4, 3].map((width) => new Float32Array(n * width).fill(0.5));
@@ -123,6 +172,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       s.inertializeUpdate(out2, outV2, o2, ov2, in2, iv2, 0.1, 0.1);
       expect(Array.from(in1)).toEqual(Array.from(out2));
       expect(Array.from(iv1)).toEqual(Array.from(outV2));
-      void x2; void v2;
+      void x2;
+      void v2;
     }));
 });

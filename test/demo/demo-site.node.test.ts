@@ -89,10 +89,14 @@ describe('demo site', () => {
       expect(models).toContain(core);
     }
     // 3 s of simulated time: the first automatic goal step (at 1.5 s) and the response to it.
-    await page.waitForFunction(() => {
-      const x = window.springsDemo!.data('damper')![0]!;
-      return x[x.length - 1]! > 3;
-    }, null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => {
+        const x = window.springsDemo!.data('damper')![0]!;
+        return x[x.length - 1]! > 3;
+      },
+      null,
+      { timeout: 10_000 },
+    );
     // Freeze at ~3 s, before the 4 s window starts to scroll: a replay then covers exactly the
     // samples shown (once scrolling, live traces keep a few stale samples a replay drops).
     await page.click('#pause');
@@ -115,7 +119,11 @@ describe('demo site', () => {
     expect(after[0]).toEqual(before[0]);
     expect(after[1]).toEqual(before[1]);
     const values = (data: PlotData) => data[data.length - 1]!.map((v) => v ?? NaN);
-    const change = Math.max(...values(after).map((v, i) => Math.abs(v - values(before)[i]!)).filter(Number.isFinite));
+    const change = Math.max(
+      ...values(after)
+        .map((v, i) => Math.abs(v - values(before)[i]!))
+        .filter(Number.isFinite),
+    );
     // The goal stepped by 0.8 at 1.5 s: with halflife 0.2 s the value covers ~99% of it by 3 s,
     // with ~1.35 s under half, so the curves differ by far more than 0.1.
     expect(change).toBeGreaterThan(0.1);
@@ -126,10 +134,14 @@ describe('demo site', () => {
     const plot = (await over.boundingBox())!;
     await over.click({ position: { x: plot.width / 2, y: plot.height * 0.2 } });
     // One pixel of the plot is 3.2 / height ≈ 0.03 in goal units: allow 0.05.
-    await page.waitForFunction(() => {
-      const goal = window.springsDemo!.data('criticalSpringDamper')![1]!;
-      return Math.abs(goal[goal.length - 1]! - 0.96) < 0.05;
-    }, null, { timeout: 5_000 });
+    await page.waitForFunction(
+      () => {
+        const goal = window.springsDemo!.data('criticalSpringDamper')![1]!;
+        return Math.abs(goal[goal.length - 1]! - 0.96) < 0.05;
+      },
+      null,
+      { timeout: 5_000 },
+    );
     expect(await page.isChecked('#automatic')).toBe(false);
 
     // One frame rate: one value line.
@@ -142,9 +154,7 @@ describe('demo site', () => {
   it('Benchmark: runs every backend at every N and reports SIMD faster than JS', async () => {
     const { page, errors } = await open('bench');
     await page.waitForSelector('#status[data-state="done"]', { timeout: 40_000 });
-    const results = await page.evaluate(
-      () => window.benchDemo!.results,
-    );
+    const results = await page.evaluate(() => window.benchDemo!.results);
     expect(results).toHaveLength(9); // 3 backends × 3 sizes
     // Every cell is 5 runs: the median with its range, shown in the table as "median (min–max)".
     for (const r of results) {
@@ -181,11 +191,7 @@ describe('demo site', () => {
     // quaternion is sin(θ/2), and 0.05 is θ ≈ 6°.
     expect(await offset()).toBeGreaterThan(0.05);
     // With halflife 0.15 s, 2 s is 13 halflives: the offset is under 1% of 0.05 well before.
-    await page.waitForFunction(
-      () => window.skeletonDemo!.offsetRotation() < 5e-4,
-      null,
-      { timeout: 3_000 },
-    );
+    await page.waitForFunction(() => window.skeletonDemo!.offsetRotation() < 5e-4, null, { timeout: 3_000 });
     await page.context().close();
     expect(errors).toEqual([]);
   });

@@ -50,7 +50,9 @@ describe('3D page', () => {
     expect(await page.evaluate(() => Boolean(document.createElement('canvas').getContext('webgl2')))).toBe(true);
     await page.waitForFunction(() => window.threeDemo!.frames > 5, null, { timeout: 15_000 });
     expect(await page.evaluate(() => window.threeDemo!.backend())).toBe('simd');
-    expect(await page.textContent('#crowd-stats')).toMatch(/200 characters .* 'simd' backend .* inertialize \d+\.\d+ ms, spot springs \d+\.\d+ ms/);
+    expect(await page.textContent('#crowd-stats')).toMatch(
+      /200 characters .* 'simd' backend .* inertialize \d+\.\d+ ms, spot springs \d+\.\d+ ms/,
+    );
     expect(await page.locator('#skeleton-panel').count()).toBe(1);
     expect(await page.textContent('#camera-code')).toContain('spring3(this.camera.position');
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
@@ -87,10 +89,14 @@ describe('3D page', () => {
       const width = document.documentElement.clientWidth;
       const wide = [...document.querySelectorAll('body *')]
         .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('pre, .scroll-x'))
-        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}`);
+        .map(
+          (e) =>
+            `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}`,
+        );
       return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8) };
     });
-    if (name === 'index' || name === 'three') await page.screenshot({ path: fileURLToPath(new URL(`../test-results/${name}-390.png`, import.meta.url)), fullPage: true });
+    if (name === 'index' || name === 'three')
+      await page.screenshot({ path: fileURLToPath(new URL(`../test-results/${name}-390.png`, import.meta.url)), fullPage: true });
     expect(overflow.wide, `elements past the right edge of ${name}`).toEqual([]);
     expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.width);
     await page.context().close();

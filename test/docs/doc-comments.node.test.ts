@@ -62,7 +62,10 @@ function publicFunctions(): Documented[] {
         if (!isPublicMember(member)) continue;
         if (ts.isConstructorDeclaration(member)) {
           const signature = checker.getSignatureFromDeclaration(member)!;
-          found.push({ name: `${name}.constructor`, comment: docText(signature.getDocumentationComment(checker), signature.getJsDocTags()) });
+          found.push({
+            name: `${name}.constructor`,
+            comment: docText(signature.getDocumentationComment(checker), signature.getJsDocTags()),
+          });
         } else if (ts.isMethodDeclaration(member)) {
           found.push({ name: `${name}.${member.name.getText()}`, comment: comment(checker.getSymbolAtLocation(member.name)!) });
         }
@@ -74,13 +77,13 @@ function publicFunctions(): Documented[] {
         const memberDeclaration = member.declarations?.[0];
         if (!memberDeclaration || !isPublicMember(memberDeclaration)) continue;
         const isMethod = ts.isMethodSignature(memberDeclaration) || ts.isMethodDeclaration(memberDeclaration);
-        if (isMethod || isCallable(checker, member, memberDeclaration)) found.push({ name: `${name}.${member.name}`, comment: comment(member) });
+        if (isMethod || isCallable(checker, member, memberDeclaration))
+          found.push({ name: `${name}.${member.name}`, comment: comment(member) });
       }
     }
   }
   return found;
 }
-
 
 describe('doc comments', () => {
   const functions = publicFunctions();
@@ -94,6 +97,11 @@ describe('doc comments', () => {
   });
 
   it('every public function and method has a non-empty doc comment', () => {
-    expect(functions.filter((f) => f.comment === '').map((f) => f.name).sort()).toEqual([]);
+    expect(
+      functions
+        .filter((f) => f.comment === '')
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual([]);
   });
 });

@@ -6,7 +6,20 @@ import { describe, expect, it } from 'vitest';
 import type { Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import {
-  ARRAY_KINDS, BACKENDS, PARAM_MODES, PARITY_N, PARITY_STEPS, PARITY_TOLERANCE, checkParity, rejecter, drawParam, expectFinite, expectRejected, expectWithin, filled, type ParitySpec,
+  ARRAY_KINDS,
+  BACKENDS,
+  PARAM_MODES,
+  PARITY_N,
+  PARITY_STEPS,
+  PARITY_TOLERANCE,
+  checkParity,
+  rejecter,
+  drawParam,
+  expectFinite,
+  expectRejected,
+  expectWithin,
+  filled,
+  type ParitySpec,
 } from '../helpers/family-harness.js';
 import { makeSolver, useSolvers } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
@@ -75,8 +88,12 @@ function predictSpec(n: number, count: number): ParitySpec<Character> {
     outputs: ['px', 'pv', 'pa', 'x', 'v', 'a'], // the state is read only: x, v, a must come back as they were
     scales: ({ arrays: s, params: [h], dt }) => {
       const r = {
-        px: new Float64Array(n * count), pv: new Float64Array(n * count), pa: new Float64Array(n * count),
-        x: new Float64Array(n), v: new Float64Array(n), a: new Float64Array(n), // 0: unchanged exactly
+        px: new Float64Array(n * count),
+        pv: new Float64Array(n * count),
+        pa: new Float64Array(n * count),
+        x: new Float64Array(n),
+        v: new Float64Array(n),
+        a: new Float64Array(n), // 0: unchanged exactly
       };
       for (let c = 0; c < n; c++) {
         for (let k = 0; k < count; k++) {
@@ -108,7 +125,11 @@ describe('characterPredict parity with the float64 reference', () => {
   // count 7: blocks of four samples with an overlapping last block; 3: the scalar path; 16: whole blocks.
   // 3001 characters × 7 samples cross the 16384-float copy chunk of plain arrays.
   it.each(PAIRS)('%s backend, %s arrays', (backend, kind) => {
-    for (const [n, count] of [[3001, 7], [3335, 3], [1001, 16]]) {
+    for (const [n, count] of [
+      [3001, 7],
+      [3335, 3],
+      [1001, 16],
+    ]) {
       PARAM_MODES.forEach((mode, m) => checkParity(solvers[backend], reference, kind, mode, 3000 + 10 * count + m, predictSpec(n, count)));
     }
   });
@@ -203,7 +224,7 @@ describe.each(BACKENDS)('character controller on %s', (backend) => {
       const [px, pv, pa] = predicted(solver, s, h, 0.1, 5);
       for (let c = 0; c < 9; c++) expect([px[c * 5], pv[c * 5], pa[c * 5]]).toEqual([s.x[c], s.v[c], s.a[c]]);
       solver.characterPredict(px, pv, pa, s.x, s.v, s.a, s.vGoal, h, 0, 5); // dt 0: every sample is the state
-      for (let o = 0; o < 9 * 5; o++) expect([px[o], pv[o], pa[o]]).toEqual([s.x[o / 5 | 0], s.v[o / 5 | 0], s.a[o / 5 | 0]]);
+      for (let o = 0; o < 9 * 5; o++) expect([px[o], pv[o], pa[o]]).toEqual([s.x[(o / 5) | 0], s.v[(o / 5) | 0], s.a[(o / 5) | 0]]);
     }
   });
 
@@ -220,7 +241,8 @@ describe.each(BACKENDS)('character controller on %s', (backend) => {
     const count = 6;
     const [px, pv, pa] = predicted(solver, s, new Float32Array(11), dt, count);
     expectFinite('predict', px, pv, pa);
-    for (let c = 0; c < 11; c++) for (let k = 1; k < count; k++) expect([pv[c * count + k], pa[c * count + k] === 0]).toEqual([s.vGoal[c], true]);
+    for (let c = 0; c < 11; c++)
+      for (let k = 1; k < count; k++) expect([pv[c * count + k], pa[c * count + k] === 0]).toEqual([s.vGoal[c], true]);
   });
 
   it('a huge halflife (y·dt ~ 1e-8) integrates without cancellation: x + v·dt + a·dt²/2', () => {
@@ -243,14 +265,29 @@ describe.each(BACKENDS)('character controller on %s', (backend) => {
     bad(() => solver.characterUpdate(x, v, new Float32Array(3), vGoal, 0.1, 0.1), RangeError, 'characterUpdate', 'a');
     bad(() => solver.characterUpdate(x, v, a, null as unknown as Float32Array, 0.1, 0.1), TypeError, 'characterUpdate', 'vGoal');
     bad(() => solver.characterUpdate(x, v, a, vGoal, -0.1, 0.1), RangeError, 'characterUpdate', 'halflife');
-    bad(() => solver.characterUpdate(x, v, a, vGoal, Float32Array.of(1, 1, 1, Infinity), 0.1), RangeError, 'characterUpdate', 'halflife[3]');
+    bad(
+      () => solver.characterUpdate(x, v, a, vGoal, Float32Array.of(1, 1, 1, Infinity), 0.1),
+      RangeError,
+      'characterUpdate',
+      'halflife[3]',
+    );
     bad(() => solver.characterUpdate(x, v, a, vGoal, 0.1, NaN), RangeError, 'characterUpdate', 'dt');
     bad(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, 4), RangeError, 'characterPredict', 'px');
-    bad(() => solver.characterPredict(px, pv, new Float32Array(n * 3 + 1), x, v, a, vGoal, 0.1, 0.1, 3), RangeError, 'characterPredict', 'pa');
+    bad(
+      () => solver.characterPredict(px, pv, new Float32Array(n * 3 + 1), x, v, a, vGoal, 0.1, 0.1, 3),
+      RangeError,
+      'characterPredict',
+      'pa',
+    );
     bad(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, 0), RangeError, 'characterPredict', 'count');
     bad(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, 2.5), RangeError, 'characterPredict', 'count');
     bad(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, 16385), RangeError, 'characterPredict', 'count');
-    bad(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, '3' as unknown as number), TypeError, 'characterPredict', 'count');
+    bad(
+      () => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, '3' as unknown as number),
+      TypeError,
+      'characterPredict',
+      'count',
+    );
     bad(() => solver.characterPredict(px, px, pa, x, v, a, vGoal, 0.1, 0.1, 3), RangeError, 'characterPredict', 'pv');
     bad(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, -0.1, 3), RangeError, 'characterPredict', 'dt');
   });
@@ -261,6 +298,12 @@ describe.each(BACKENDS)('character controller on %s', (backend) => {
     const arrays = [0, 0, 0, 0, 0, 0, 0].map(() => new Float32Array(2).fill(3));
     const [x, v, a, vGoal, px, pv, pa] = arrays;
     expectRejected(() => solver.characterUpdate(x, v, a, vGoal, 0.1, 0.1), TypeError, 'characterUpdate', 'disposed', arrays);
-    expectRejected(() => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, 1), TypeError, 'characterPredict', 'disposed', arrays);
+    expectRejected(
+      () => solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.1, 0.1, 1),
+      TypeError,
+      'characterPredict',
+      'disposed',
+      arrays,
+    );
   });
 });

@@ -6,7 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { SpringMode, type Param, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import {
-  ARRAY_KINDS, BACKENDS, PARAM_MODES, PARITY_N, PARITY_STEPS, PARITY_TOLERANCE, checkParity, rejecter, drawParam, expectFinite, expectRejected, expectWithin, filled, type ParitySpec, type Step,
+  ARRAY_KINDS,
+  BACKENDS,
+  PARAM_MODES,
+  PARITY_N,
+  PARITY_STEPS,
+  PARITY_TOLERANCE,
+  checkParity,
+  rejecter,
+  drawParam,
+  expectFinite,
+  expectRejected,
+  expectWithin,
+  filled,
+  type ParitySpec,
+  type Step,
 } from '../helpers/family-harness.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
 import { makeSolver, useSolvers } from '../helpers/backends.js';
@@ -25,7 +39,10 @@ function critical(h: number, dt: number) {
 /** Magnitudes of the terms of a simple spring step of (x, v) toward a goal of magnitude G. */
 function springScales(h: number, dt: number, x: number, v: number, G: number): [number, number] {
   const m = critical(h, dt);
-  return [G + Math.abs(m.xx) * (Math.abs(x) + G) + Math.abs(m.xv) * Math.abs(v), Math.abs(m.vx) * (Math.abs(x) + G) + Math.abs(m.vv) * Math.abs(v)];
+  return [
+    G + Math.abs(m.xx) * (Math.abs(x) + G) + Math.abs(m.xv) * Math.abs(v),
+    Math.abs(m.vx) * (Math.abs(x) + G) + Math.abs(m.vv) * Math.abs(v),
+  ];
 }
 
 const halflife = (rng: Rng) => logUniform(rng, 0.02, 2);
@@ -89,7 +106,8 @@ const TIMED: ParitySpec<Composite> = {
   ],
   run: (impl, s, [tGoal, h, app], dt) => impl.timedSpringDamper(s.x, s.v, s.xi, s.g, tGoal, h, dt, app),
   outputs: ['x', 'v', 'xi'],
-  scales: ({ arrays: s, params: [tGoal, h, app], dt }) => goalSpringScales(s, h, dt, (i) => timedGoalScales(s, at(tGoal, i), at(h, i), at(app, i), dt, i)),
+  scales: ({ arrays: s, params: [tGoal, h, app], dt }) =>
+    goalSpringScales(s, h, dt, (i) => timedGoalScales(s, at(tGoal, i), at(h, i), at(app, i), dt, i)),
 };
 
 /** Scales of a simple spring toward a computed goal, plus the new xi's. */
@@ -150,9 +168,12 @@ describe.each(BACKENDS)('composite springs on %s', (backend) => {
     const dt = 1 / 60;
     // One element per (halflife, tGoal, distance); tGoal counted down by the caller.
     const cases: [number, number, number][] = [];
-    for (const h of [0.05, 0.1, 0.2, 0.4]) for (const T of [2.5 * h, 0.5, 1, 2]) for (const D of [10, -3, 0.5]) if (T >= 2.5 * h) cases.push([h, T, D]);
+    for (const h of [0.05, 0.1, 0.2, 0.4])
+      for (const T of [2.5 * h, 0.5, 1, 2]) for (const D of [10, -3, 0.5]) if (T >= 2.5 * h) cases.push([h, T, D]);
     for (const [h, T, D] of cases) {
-      const x = new Float32Array(1), v = new Float32Array(1), xi = new Float32Array(1);
+      const x = new Float32Array(1),
+        v = new Float32Array(1),
+        xi = new Float32Array(1);
       const g = Float32Array.of(D);
       const steps = Math.ceil((T + 2 * h) / dt);
       for (let k = 0; k < steps; k++) solver.timedSpringDamper(x, v, xi, g, Math.max(T - k * dt, 0), h, dt);
@@ -167,7 +188,9 @@ describe.each(BACKENDS)('composite springs on %s', (backend) => {
     const dt = 1 / 60;
     for (const h of [0.05, 0.1, 0.2, 0.5]) {
       for (const speed of [0.5, 2, 8]) {
-        const x = new Float32Array(1), v = new Float32Array(1), xi = new Float32Array(1);
+        const x = new Float32Array(1),
+          v = new Float32Array(1),
+          xi = new Float32Array(1);
         const g = Float32Array.of(10);
         let fastest = 0;
         const steps = Math.ceil((10 / speed + 6 * h) / dt);
@@ -224,7 +247,10 @@ describe.each(BACKENDS)('composite springs on %s', (backend) => {
 
   it('tGoal 0 (arrived) settles on g without dividing by zero', () => {
     const solver = solvers[backend];
-    const x = Float32Array.of(0), v = Float32Array.of(0), xi = Float32Array.of(0), g = Float32Array.of(5);
+    const x = Float32Array.of(0),
+      v = Float32Array.of(0),
+      xi = Float32Array.of(0),
+      g = Float32Array.of(5);
     for (let k = 0; k < 600; k++) solver.timedSpringDamper(x, v, xi, g, 0, 0.1, 1 / 60);
     expectFinite('tGoal 0', x, v, xi);
     expect(xi[0]).toBe(5);
@@ -239,11 +265,21 @@ describe.each(BACKENDS)('composite springs on %s', (backend) => {
     const all = [x, v, xi, vi, g];
     const bad = rejecter(all);
     bad(() => solver.doubleSpringDamper(x, v, xi, new Float32Array(4), g, 0.1, 0.1), RangeError, 'doubleSpringDamper', 'vi');
-    bad(() => solver.doubleSpringDamper(x, v, xi, vi, [1, 2, 3, 4, 5] as unknown as Float32Array, 0.1, 0.1), TypeError, 'doubleSpringDamper', 'g');
+    bad(
+      () => solver.doubleSpringDamper(x, v, xi, vi, [1, 2, 3, 4, 5] as unknown as Float32Array, 0.1, 0.1),
+      TypeError,
+      'doubleSpringDamper',
+      'g',
+    );
     bad(() => solver.doubleSpringDamper(x, v, xi, vi, g, NaN, 0.1), RangeError, 'doubleSpringDamper', 'halflife');
     bad(() => solver.doubleSpringDamper(x, v, xi, vi, g, 0.1, -1), RangeError, 'doubleSpringDamper', 'dt');
     bad(() => solver.timedSpringDamper(x, v, xi, g, -1, 0.1, 0.1), RangeError, 'timedSpringDamper', 'tGoal');
-    bad(() => solver.timedSpringDamper(x, v, xi, g, Float32Array.of(1, 1, NaN, 1, 1), 0.1, 0.1), RangeError, 'timedSpringDamper', 'tGoal[2]');
+    bad(
+      () => solver.timedSpringDamper(x, v, xi, g, Float32Array.of(1, 1, NaN, 1, 1), 0.1, 0.1),
+      RangeError,
+      'timedSpringDamper',
+      'tGoal[2]',
+    );
     bad(() => solver.timedSpringDamper(x, v, xi, g, 1, 0.1, 0.1, -2), RangeError, 'timedSpringDamper', 'apprehension');
     bad(() => solver.timedSpringDamper(x, v, x, g, 1, 0.1, 0.1), RangeError, 'timedSpringDamper', 'xi');
     bad(() => solver.velocitySpringDamper(x, v, xi, g, -3, 0.1, 0.1), RangeError, 'velocitySpringDamper', 'speed');

@@ -31,16 +31,25 @@ function expectClose(name: string, got: Float32Array, want: Float64Array, scale:
       continue;
     }
     expect(Number.isFinite(got[i]), `${name}[${i}] = ${got[i]}, float64 ${want[i]}`).toBe(true);
-    expect(Math.abs(got[i] - want[i]), `${name}[${i}] = ${got[i]}, float64 ${want[i]}`).toBeLessThanOrEqual(RELATIVE * (Math.abs(want[i]) + scale(i)));
+    expect(Math.abs(got[i] - want[i]), `${name}[${i}] = ${got[i]}, float64 ${want[i]}`).toBeLessThanOrEqual(
+      RELATIVE * (Math.abs(want[i]) + scale(i)),
+    );
   }
 }
 
 describe('pdSpring, pdSpringRigidBody: huge uaf or dampingRatio', () => {
   // [uaf, dampingRatio]: the issue's ζ = 3.4e38 (2ζω·(targetVel − vel) is 3.5e38, past float32,
   // while its product with dt/(1 + dt·2ζω) is 0.5), uaf = 1e30 (ω² = 1e60), and both.
-  const PARAMS: [number, number][] = [[0.5, 3.4e38], [1e30, 0.5], [1e30, 1e30], [3e19, 0]];
+  const PARAMS: [number, number][] = [
+    [0.5, 3.4e38],
+    [1e30, 0.5],
+    [1e30, 1e30],
+    [3e19, 0],
+  ];
   const INTEGRATORS = ['implicit', 'explicit', 'semi-implicit', 'exact', 'rigid body'] as const;
-  const cases = BACKENDS.flatMap((b) => INTEGRATORS.flatMap((k) => PARAMS.flatMap(([w, z]) => (['uniform', 'per element'] as const).map((m) => [b, k, w, z, m] as const))));
+  const cases = BACKENDS.flatMap((b) =>
+    INTEGRATORS.flatMap((k) => PARAMS.flatMap(([w, z]) => (['uniform', 'per element'] as const).map((m) => [b, k, w, z, m] as const))),
+  );
   it.each(cases)('%s backend, %s, uaf %s, dampingRatio %s, %s', (backend, integrator, w, z, mode) => {
     const solver = solvers[backend];
     const uaf = param(mode, w, 2);
@@ -68,9 +77,16 @@ describe('pdSpring, pdSpringRigidBody: huge uaf or dampingRatio', () => {
 describe('timedSpringDamper, velocitySpringDamper: dt or t_goal_future beyond float32', () => {
   // [goal parameter (tGoal or speed), halflife, dt, apprehension]: the issue's dt = 1e39 (v_goal·dt
   // was 0·∞), and apprehension·halflife = 3e39 with speed 0 or 1e-30 (x_diff·t_goal_future).
-  const PARAMS: [number, number, number, number][] = [[0.5, 0.2, 1e39, 2], [0, 0.2, 1e39, 2], [0, 10, 1, 3e38], [1e-30, 10, 1, 3e38]];
+  const PARAMS: [number, number, number, number][] = [
+    [0.5, 0.2, 1e39, 2],
+    [0, 0.2, 1e39, 2],
+    [0, 10, 1, 3e38],
+    [1e-30, 10, 1, 3e38],
+  ];
   const METHODS = ['timedSpringDamper', 'velocitySpringDamper'] as const;
-  const cases = BACKENDS.flatMap((b) => METHODS.flatMap((f) => PARAMS.flatMap((p) => (['uniform', 'per element'] as const).map((m) => [b, f, ...p, m] as const))));
+  const cases = BACKENDS.flatMap((b) =>
+    METHODS.flatMap((f) => PARAMS.flatMap((p) => (['uniform', 'per element'] as const).map((m) => [b, f, ...p, m] as const))),
+  );
   it.each(cases)('%s backend, %s(p %s, halflife %s, dt %s, apprehension %s), %s', (backend, method, p0, h0, dt, a0, mode) => {
     const solver = solvers[backend];
     const p = param(mode, p0, 0.25);
@@ -82,7 +98,14 @@ describe('timedSpringDamper, velocitySpringDamper: dt or t_goal_future beyond fl
       const s = [new Float64Array([x[i]]), new Float64Array([v[i]]), new Float64Array([xi[i]])] as const;
       // The float64 reference runs on Float64Arrays here, to keep its result unrounded.
       const step = method === 'timedSpringDamper' ? reference.timedSpringDamper : reference.velocitySpringDamper;
-      step(...(s as unknown as [Float32Array, Float32Array, Float32Array]), new Float64Array([g[i]]) as unknown as Float32Array, at(p, i), at(h, i), dt, at(apprehension, i));
+      step(
+        ...(s as unknown as [Float32Array, Float32Array, Float32Array]),
+        new Float64Array([g[i]]) as unknown as Float32Array,
+        at(p, i),
+        at(h, i),
+        dt,
+        at(apprehension, i),
+      );
       for (let k = 0; k < 3; k++) want[k][i] = s[k][0];
     }
     solver[method](x, v, xi, g, p, h, dt, apprehension);
@@ -97,32 +120,43 @@ describe('quatSlerp: t is bounded', () => {
   const a = Float32Array.from({ length: 4 * N }, (_, k) => [0, 0, 0, 1][k % 4]);
   const b = Float32Array.from({ length: 4 * N }, (_, k) => [0, Math.sin(0.5), 0, Math.cos(0.5)][k % 4]);
 
-  it.each(BACKENDS.flatMap((backend) => [[backend, 1e30], [backend, 1001], [backend, new Float32Array([0.5, 2000, 1, 1, 1])]] as const))(
-    '%s backend: t = %s is a RangeError naming quatSlerp and t; nothing is written',
-    (backend, t) => {
-      const solver: Solver = solvers[backend];
-      const out = new Float32Array(4 * N).fill(7);
-      expect(() => solver.quatSlerp(out, a, b, t)).toThrow(RangeError);
-      expect(() => solver.quatSlerp(out, a, b, t)).toThrow(typeof t === 'number' ? /^quatSlerp: t is .*; it must be ≤ 1000/ : /^quatSlerp: t\[1\] is 2000; it must be ≤ 1000/);
-      expect(out).toEqual(new Float32Array(4 * N).fill(7));
+  it.each(
+    BACKENDS.flatMap(
+      (backend) =>
+        [
+          [backend, 1e30],
+          [backend, 1001],
+          [backend, new Float32Array([0.5, 2000, 1, 1, 1])],
+        ] as const,
+    ),
+  )('%s backend: t = %s is a RangeError naming quatSlerp and t; nothing is written', (backend, t) => {
+    const solver: Solver = solvers[backend];
+    const out = new Float32Array(4 * N).fill(7);
+    expect(() => solver.quatSlerp(out, a, b, t)).toThrow(RangeError);
+    expect(() => solver.quatSlerp(out, a, b, t)).toThrow(
+      typeof t === 'number' ? /^quatSlerp: t is .*; it must be ≤ 1000/ : /^quatSlerp: t\[1\] is 2000; it must be ≤ 1000/,
+    );
+    expect(out).toEqual(new Float32Array(4 * N).fill(7));
+  });
+
+  it.each(BACKENDS.map((backend) => [backend] as const))(
+    '%s backend: t = 1000, the largest accepted, agrees to 2e-6 + 7e-7·t rad',
+    (backend) => {
+      // The float32 rounding of b ⊗ a⁻¹ (≤ 4e-7 rad) and of its log (≤ 2.5e-7 rad) multiplied by t
+      // (measured 5.5e-7·t over 4,000 random pairs), plus the final product (≤ 2e-6 rad, as for t ≤ 1).
+      const solver = solvers[backend];
+      const out = new Float32Array(4 * N);
+      solver.quatSlerp(out, a, b, 1000);
+      const want = new Float64Array(4 * N);
+      reference.quatSlerp(want, a, b, 1000);
+      for (let i = 0; i < N; i++) {
+        let [minus, plus] = [0, 0];
+        for (let k = 0; k < 4; k++) {
+          minus += (out[4 * i + k] - want[4 * i + k]) ** 2;
+          plus += (out[4 * i + k] + want[4 * i + k]) ** 2;
+        }
+        expect(2 * Math.sqrt(Math.min(minus, plus)), `bone ${i}`).toBeLessThanOrEqual(2e-6 + 7e-7 * 1000);
+      }
     },
   );
-
-  it.each(BACKENDS.map((backend) => [backend] as const))('%s backend: t = 1000, the largest accepted, agrees to 2e-6 + 7e-7·t rad', (backend) => {
-    // The float32 rounding of b ⊗ a⁻¹ (≤ 4e-7 rad) and of its log (≤ 2.5e-7 rad) multiplied by t
-    // (measured 5.5e-7·t over 4,000 random pairs), plus the final product (≤ 2e-6 rad, as for t ≤ 1).
-    const solver = solvers[backend];
-    const out = new Float32Array(4 * N);
-    solver.quatSlerp(out, a, b, 1000);
-    const want = new Float64Array(4 * N);
-    reference.quatSlerp(want, a, b, 1000);
-    for (let i = 0; i < N; i++) {
-      let [minus, plus] = [0, 0];
-      for (let k = 0; k < 4; k++) {
-        minus += (out[4 * i + k] - want[4 * i + k]) ** 2;
-        plus += (out[4 * i + k] + want[4 * i + k]) ** 2;
-      }
-      expect(2 * Math.sqrt(Math.min(minus, plus)), `bone ${i}`).toBeLessThanOrEqual(2e-6 + 7e-7 * 1000);
-    }
-  });
 });

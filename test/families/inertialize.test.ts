@@ -8,7 +8,18 @@ import { SpringMode, type Param, type Solver } from '../../dist/index.js';
 import * as core from '../../dist/reference/index.js';
 import * as vec3 from '../../dist/reference/inertialize.js';
 import {
-  ARRAY_KINDS, BACKENDS, PARITY_STEPS, PARITY_TOLERANCE, checkParity, rejecter, expectFinite, expectRejected, expectWithin, filled, type ParamMode, type ParitySpec,
+  ARRAY_KINDS,
+  BACKENDS,
+  PARITY_STEPS,
+  PARITY_TOLERANCE,
+  checkParity,
+  rejecter,
+  expectFinite,
+  expectRejected,
+  expectWithin,
+  filled,
+  type ParamMode,
+  type ParitySpec,
 } from '../helpers/family-harness.js';
 import { makeSolver, useSolvers } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
@@ -67,7 +78,8 @@ function updateScales(s: Record<string, Float32Array>, h: Param, dt: number) {
   const r = { offX: new Float64Array(n), offV: new Float64Array(n), outX: new Float64Array(n), outV: new Float64Array(n) };
   for (let i = 0; i < n; i++) {
     const m = core.springTransition(...core.stiffnessAndDamping(SpringMode.Critical, at(h, i), 0), dt);
-    const ox = Math.abs(s.offX[i]), ov = Math.abs(s.offV[i]);
+    const ox = Math.abs(s.offX[i]),
+      ov = Math.abs(s.offV[i]);
     r.offX[i] = Math.abs(m.xx) * ox + Math.abs(m.xv) * ov;
     r.offV[i] = Math.abs(m.vx) * ox + Math.abs(m.vv) * ov;
     r.outX[i] = Math.abs(s.inX[i]) + r.offX[i];
@@ -79,7 +91,12 @@ function updateScales(s: Record<string, Float32Array>, h: Param, dt: number) {
 const UPDATE: ParitySpec<Inertialize> = {
   n: N,
   steps: PARITY_STEPS,
-  start: (rng, n) => ({ ...offsets(rng, n), ...animation(rng, n, 'in'), outX: new Float32Array(n).fill(NaN), outV: new Float32Array(n).fill(NaN) }),
+  start: (rng, n) => ({
+    ...offsets(rng, n),
+    ...animation(rng, n, 'in'),
+    outX: new Float32Array(n).fill(NaN),
+    outV: new Float32Array(n).fill(NaN),
+  }),
   retarget: (rng, s) => Object.assign(s, animation(rng, s.offX.length, 'in')),
   params: (rng, _n, mode) => [vectorHalflives(rng, mode)],
   run: (impl, s, [h], dt) => impl.inertializeUpdate(s.outX, s.outV, s.offX, s.offV, s.inX, s.inV, forImpl(impl, h), dt),
@@ -110,17 +127,34 @@ describe.each(BACKENDS)('inertialization on %s', (backend) => {
     const h = filled(n, () => (rng() < 0.05 ? 0 : logUniform(rng, 0.02, 2)));
     const dt = 0.05;
     // The reference per element: element i as the vector (offX[i], 0, 0) with halflife h[i].
-    const ox = new Float32Array(3 * n), ov = new Float32Array(3 * n);
+    const ox = new Float32Array(3 * n),
+      ov = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) [ox[3 * i], ov[3 * i]] = [s.offX[i], s.offV[i]];
     vec3.vec3DecaySpringDamper(ox, ov, h, dt);
-    const expected = { offX: Float32Array.from({ length: n }, (_, i) => ox[3 * i]), offV: Float32Array.from({ length: n }, (_, i) => ov[3 * i]) };
+    const expected = {
+      offX: Float32Array.from({ length: n }, (_, i) => ox[3 * i]),
+      offV: Float32Array.from({ length: n }, (_, i) => ov[3 * i]),
+    };
     const scales = updateScales(s, h, dt);
-    const outX = new Float32Array(n), outV = new Float32Array(n);
+    const outX = new Float32Array(n),
+      outV = new Float32Array(n);
     solver.inertializeUpdate(outX, outV, s.offX, s.offV, s.inX, s.inV, h, dt);
     expectWithin('offX', s.offX, expected.offX, scales.offX, PARITY_TOLERANCE);
     expectWithin('offV', s.offV, expected.offV, scales.offV, PARITY_TOLERANCE);
-    expectWithin('outX', outX, s.inX.map((x, i) => x + expected.offX[i]), scales.outX, PARITY_TOLERANCE);
-    expectWithin('outV', outV, s.inV.map((v, i) => v + expected.offV[i]), scales.outV, PARITY_TOLERANCE);
+    expectWithin(
+      'outX',
+      outX,
+      s.inX.map((x, i) => x + expected.offX[i]),
+      scales.outX,
+      PARITY_TOLERANCE,
+    );
+    expectWithin(
+      'outV',
+      outV,
+      s.inV.map((v, i) => v + expected.offV[i]),
+      scales.outV,
+      PARITY_TOLERANCE,
+    );
   });
 
   it('a transition keeps the output continuous: dst + off after equals src + off before', () => {
@@ -130,7 +164,8 @@ describe.each(BACKENDS)('inertialization on %s', (backend) => {
     const s = { ...offsets(rng, n), ...animation(rng, n, 'src'), ...animation(rng, n, 'dst') };
     const before = { x: s.srcX.map((x, i) => x + s.offX[i]), v: s.srcV.map((v, i) => v + s.offV[i]) };
     solver.inertializeTransition(s.offX, s.offV, s.srcX, s.srcV, s.dstX, s.dstV);
-    const outX = new Float32Array(n), outV = new Float32Array(n);
+    const outX = new Float32Array(n),
+      outV = new Float32Array(n);
     solver.inertializeUpdate(outX, outV, s.offX, s.offV, s.dstX, s.dstV, 0.1, 0); // dt 0: out = dst + off
     // Four float32 roundings (src + off before; off − dst, dst + off after) of sums whose terms
     // add up to at most 22 for x (|src|, |dst| ≤ 10, |off| ≤ 2) and 50 for v: 4 ulp is
@@ -147,7 +182,8 @@ describe.each(BACKENDS)('inertialization on %s', (backend) => {
     const n = 37;
     const s = { ...offsets(rng, n), ...animation(rng, n, 'in') };
     const kept = [Array.from(s.offX), Array.from(s.offV)];
-    const outX = new Float32Array(n), outV = new Float32Array(n);
+    const outX = new Float32Array(n),
+      outV = new Float32Array(n);
     solver.inertializeUpdate(outX, outV, s.offX, s.offV, s.inX, s.inV, 0, 0);
     expect([Array.from(s.offX), Array.from(s.offV)]).toEqual(kept);
     expect(Array.from(outX)).toEqual(Array.from(s.inX, (x, i) => Math.fround(x + s.offX[i])));
@@ -162,7 +198,8 @@ describe.each(BACKENDS)('inertialization on %s', (backend) => {
     const rng = mulberry32(44);
     const s = { ...offsets(rng, 21), ...animation(rng, 21, 'in') };
     const copy = { offX: s.offX.slice(), offV: s.offV.slice(), inX: s.inX.slice(), inV: s.inV.slice() };
-    const outX = new Float32Array(21), outV = new Float32Array(21);
+    const outX = new Float32Array(21),
+      outV = new Float32Array(21);
     solver.inertializeUpdate(outX, outV, copy.offX, copy.offV, copy.inX, copy.inV, 0.2, 0.1);
     solver.inertializeUpdate(s.inX, s.inV, s.offX, s.offV, s.inX, s.inV, 0.2, 0.1);
     expect([Array.from(s.inX), Array.from(s.inV)]).toEqual([Array.from(outX), Array.from(outV)]);
@@ -174,7 +211,12 @@ describe.each(BACKENDS)('inertialization on %s', (backend) => {
     const [a, b, c, d, e, f] = all;
     const bad = rejecter(all);
     bad(() => solver.inertializeTransition(a, b, c, d, e, new Float32Array(5)), RangeError, 'inertializeTransition', 'dstV');
-    bad(() => solver.inertializeTransition(a, b, c, d, new Float64Array(6) as unknown as Float32Array, f), TypeError, 'inertializeTransition', 'dstX');
+    bad(
+      () => solver.inertializeTransition(a, b, c, d, new Float64Array(6) as unknown as Float32Array, f),
+      TypeError,
+      'inertializeTransition',
+      'dstX',
+    );
     bad(() => solver.inertializeTransition(a, a, c, d, e, f), RangeError, 'inertializeTransition', 'offV');
     bad(() => solver.inertializeUpdate(a, b, c, d, e, f, -1, 0.1), RangeError, 'inertializeUpdate', 'halflife');
     bad(() => solver.inertializeUpdate(a, b, c, d, e, f, new Float32Array(2), 0.1), RangeError, 'inertializeUpdate', 'halflife');

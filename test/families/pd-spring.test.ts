@@ -19,7 +19,17 @@ const METHODS: readonly Method[] = ['explicit', 'semi-implicit', 'implicit', 'ex
 type Impl = Pick<Solver, 'pdSpring' | 'pdSpringRigidBody'>;
 type P = number | Float32Array;
 
-function step(impl: Impl, method: Method, pos: Float32Array, vel: Float32Array, g: Float32Array, q: Float32Array, w: P, z: P, dt: number): void {
+function step(
+  impl: Impl,
+  method: Method,
+  pos: Float32Array,
+  vel: Float32Array,
+  g: Float32Array,
+  q: Float32Array,
+  w: P,
+  z: P,
+  dt: number,
+): void {
   if (method === 'rigid-body') impl.pdSpringRigidBody(pos, vel, g, q, w, z, dt);
   else impl.pdSpring(pos, vel, g, q, w, z, dt, { integrator: method });
 }
@@ -28,7 +38,17 @@ function step(impl: Impl, method: Method, pos: Float32Array, vel: Float32Array, 
  * One step of one element, transcribed from Bowles' article in float64: [pos', vel'].
  * 'exact' uses the reference's closed-form transition (its "formula" is the solution itself).
  */
-function transcribe(method: Method, x: number, v: number, g: number, q: number, w: number, z: number, dt: number, A: Arith = VALUE): [number, number] {
+function transcribe(
+  method: Method,
+  x: number,
+  v: number,
+  g: number,
+  q: number,
+  w: number,
+  z: number,
+  dt: number,
+  A: Arith = VALUE,
+): [number, number] {
   [x, v, g, q] = [A.in(x), A.in(v), A.in(g), A.in(q)];
   const s = w * w; // Bowles: ω²
   const d = 2 * z * w; // Bowles: 2ζω
@@ -99,7 +119,9 @@ describe.each(METHODS.map((m) => [m] as const))('pdSpring %s: parity with the fl
   const cases = BACKENDS.flatMap((b) => PARAM_MODES.flatMap((pm) => (Object.keys(LAYOUTS) as Layout[]).map((l) => [b, pm, l] as const)));
   it.each(cases)('%s backend, %s parameters, %s arrays', (backend, paramMode, layout) => {
     const solver = solvers[backend];
-    const rng = mulberry32(METHODS.indexOf(method) * 1000 + cases.findIndex((c) => c[0] === backend && c[1] === paramMode && c[2] === layout));
+    const rng = mulberry32(
+      METHODS.indexOf(method) * 1000 + cases.findIndex((c) => c[0] === backend && c[1] === paramMode && c[2] === layout),
+    );
     const n = LAYOUTS[layout];
     const owned: Float32Array[] = [];
     const make = () => {
@@ -134,10 +156,14 @@ describe.each(METHODS.map((m) => [m] as const))('pdSpring %s: parity with the fl
         const posBefore = Float32Array.from(pos);
         step(solver, method, pos, vel, g, q, w, z, dt);
         for (let i = 0; i < n; i++) {
-          for (const [got, want, m, name] of [[pos[i], posRef[i], mPos[i], 'pos'], [vel[i], velRef[i], mVel[i], 'vel']] as const) {
+          for (const [got, want, m, name] of [
+            [pos[i], posRef[i], mPos[i], 'pos'],
+            [vel[i], velRef[i], mVel[i], 'vel'],
+          ] as const) {
             const tolerance = backend === 'js' ? 0 : RELATIVE * m + FLOOR;
             const err = Math.abs(got - want);
-            const ratio = err <= tolerance ? (tolerance > 0 ? err / tolerance : 0) : Number.isNaN(err) || tolerance === 0 ? Infinity : err / tolerance;
+            const ratio =
+              err <= tolerance ? (tolerance > 0 ? err / tolerance : 0) : Number.isNaN(err) || tolerance === 0 ? Infinity : err / tolerance;
             if (ratio > worst.ratio) {
               worst = { ratio, message: `${name}[${i}] ${got} vs ${want} (M ${m}), ω ${at(w, i)}, ζ ${at(z, i)}, dt ${dt}` };
             }
@@ -156,7 +182,14 @@ describe('pdSpring: each integrator reproduces the source formulas step by step'
   // Trajectories of 40 steps from one state per parameter set; every step of the solver is
   // compared with the float64 transcription (or, for 'exact', the textbook closed form) applied to
   // the solver's own float32 state before that step. Same tolerance as the parity test.
-  const PARAMS: [w: number, z: number][] = [[2 * Math.PI, 0], [5, 0.3], [12, 1], [3, 2.5], [0.7, 0.05], [20, 4]];
+  const PARAMS: [w: number, z: number][] = [
+    [2 * Math.PI, 0],
+    [5, 0.3],
+    [12, 1],
+    [3, 2.5],
+    [0.7, 0.05],
+    [20, 4],
+  ];
   const DTS = [1 / 60, 1 / 240, 1 / 30, 0.01];
   it.each(BACKENDS.flatMap((b) => METHODS.map((m) => [b, m] as const)))('%s backend, %s', (backend, method) => {
     const solver = solvers[backend];
@@ -173,9 +206,8 @@ describe('pdSpring: each integrator reproduces the source formulas step by step'
       step(solver, method, pos, vel, g, q, w, z, dt);
       for (let i = 0; i < n; i++) {
         const [x0, v0] = [before[0][i], before[1][i]];
-        const [want, wantV] = method === 'exact'
-          ? oscillator(w[i], z[i], x0, v0, g[i], q[i], dt)
-          : transcribe(method, x0, v0, g[i], q[i], w[i], z[i], dt);
+        const [want, wantV] =
+          method === 'exact' ? oscillator(w[i], z[i], x0, v0, g[i], q[i], dt) : transcribe(method, x0, v0, g[i], q[i], w[i], z[i], dt);
         const [mPos, mVel] = transcribe(method, x0, v0, g[i], q[i], w[i], z[i], dt, MAGNITUDE);
         expect(Math.abs(pos[i] - want), `pos[${i}] step ${k}`).toBeLessThanOrEqual(RELATIVE * mPos);
         expect(Math.abs(vel[i] - wantV), `vel[${i}] step ${k}`).toBeLessThanOrEqual(RELATIVE * mVel);
@@ -209,7 +241,15 @@ describe('pdSpring: each integrator reproduces the source formulas step by step'
 describe("pdSpring 'exact': the closed-form step response", () => {
   // Constant target (targetPos, targetVel) and parameter sets in every regime (ζ = 0, under,
   // critical, over), steps of varying dt up to 1 s.
-  const PARAMS: [f: number, z: number][] = [[0.5, 0], [2, 0.3], [5, 1], [1, 2.5], [20, 0.05], [3, 4], [20, 1]];
+  const PARAMS: [f: number, z: number][] = [
+    [0.5, 0],
+    [2, 0.3],
+    [5, 1],
+    [1, 2.5],
+    [20, 0.05],
+    [3, 4],
+    [20, 1],
+  ];
   const DTS = [1 / 60, 0.25, 1 / 240, 1, 0.1, 1 / 30];
   const K = 36;
   const u = 2 ** -24;
@@ -267,10 +307,14 @@ describe("pdSpring 'exact': the closed-form step response", () => {
  */
 function boundary(method: PdIntegrator, z: number): number {
   switch (method) {
-    case 'explicit': return z <= 1 ? 2 * z : 2 * (z - Math.sqrt(z * z - 1));
-    case 'semi-implicit': return 2 * (Math.sqrt(z * z + 1) - z);
-    case 'implicit': return (2 * z + 2 * Math.sqrt(z * z + 3)) / 3;
-    case 'exact': return Infinity;
+    case 'explicit':
+      return z <= 1 ? 2 * z : 2 * (z - Math.sqrt(z * z - 1));
+    case 'semi-implicit':
+      return 2 * (Math.sqrt(z * z + 1) - z);
+    case 'implicit':
+      return (2 * z + 2 * Math.sqrt(z * z + 3)) / 3;
+    case 'exact':
+      return Infinity;
   }
 }
 function converges(method: PdIntegrator, z: number, u: number): boolean {
@@ -313,8 +357,9 @@ describe('pdSpring: convergence inside each stability region, divergence outside
       let included = 0;
       for (const dt of DTS) {
         // All included springs of this dt in one batch, per-element parameters.
-        const inside = FREQUENCIES.flatMap((f) => ZETAS.map((z) => [2 * Math.PI * f, z] as const))
-          .filter(([w, z]) => converges(method, z, w * dt));
+        const inside = FREQUENCIES.flatMap((f) => ZETAS.map((z) => [2 * Math.PI * f, z] as const)).filter(([w, z]) =>
+          converges(method, z, w * dt),
+        );
         included += inside.length;
         // Both the float64 transcription's map and the solver's own contract (spectral radius < 1);
         // the steps to run are those after which the float64 trajectory from the test's start is
@@ -429,21 +474,77 @@ describe('pdSpring: argument errors', () => {
   type Call = (s: Solver, a: ReturnType<typeof args>) => void;
   const BAD: [what: string, call: Call, error: typeof TypeError | typeof RangeError, pattern: RegExp][] = [
     ['vel too short', (s, a) => s.pdSpring(a.pos, a.vel.subarray(1), a.g, a.q, 3, 0.5, 0.1), RangeError, /pdSpring: vel has length 6/],
-    ['targetPos a Float64Array', (s, a) => s.pdSpring(a.pos, a.vel, new Float64Array(N) as never, a.q, 3, 0.5, 0.1), TypeError, /targetPos must be a Float32Array/],
-    ['targetVel an Array', (s, a) => s.pdSpring(a.pos, a.vel, a.g, [0] as never, 3, 0.5, 0.1), TypeError, /targetVel must be a Float32Array/],
+    [
+      'targetPos a Float64Array',
+      (s, a) => s.pdSpring(a.pos, a.vel, new Float64Array(N) as never, a.q, 3, 0.5, 0.1),
+      TypeError,
+      /targetPos must be a Float32Array/,
+    ],
+    [
+      'targetVel an Array',
+      (s, a) => s.pdSpring(a.pos, a.vel, a.g, [0] as never, 3, 0.5, 0.1),
+      TypeError,
+      /targetVel must be a Float32Array/,
+    ],
     ['uaf NaN', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, NaN, 0.5, 0.1), RangeError, /uaf is NaN/],
-    ['uaf negative per element', (s, a) => { a.w[3] = -1; s.pdSpring(a.pos, a.vel, a.g, a.q, a.w, 0.5, 0.1); }, RangeError, /uaf\[3\] is -1/],
+    [
+      'uaf negative per element',
+      (s, a) => {
+        a.w[3] = -1;
+        s.pdSpring(a.pos, a.vel, a.g, a.q, a.w, 0.5, 0.1);
+      },
+      RangeError,
+      /uaf\[3\] is -1/,
+    ],
     ['dampingRatio negative', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, -0.5, 0.1), RangeError, /dampingRatio is -0.5/],
-    ['dampingRatio NaN per element', (s, a) => { a.z[6] = NaN; s.pdSpring(a.pos, a.vel, a.g, a.q, 3, a.z, 0.1); }, RangeError, /dampingRatio\[6\] is NaN/],
-    ['dampingRatio wrong length', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, a.z.subarray(2), 0.1), RangeError, /dampingRatio has length 5/],
+    [
+      'dampingRatio NaN per element',
+      (s, a) => {
+        a.z[6] = NaN;
+        s.pdSpring(a.pos, a.vel, a.g, a.q, 3, a.z, 0.1);
+      },
+      RangeError,
+      /dampingRatio\[6\] is NaN/,
+    ],
+    [
+      'dampingRatio wrong length',
+      (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, a.z.subarray(2), 0.1),
+      RangeError,
+      /dampingRatio has length 5/,
+    ],
     ['dt negative', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, -0.1), RangeError, /dt is -0.1/],
     ['dt NaN', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, NaN), RangeError, /dt is NaN/],
-    ['unknown integrator', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, 0.1, { integrator: 'rk4' as never }), RangeError, /options.integrator is 'rk4'/],
-    ['integrator not a string', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, 0.1, { integrator: 2 as never }), TypeError, /options.integrator must be a string/],
-    ['options not an object', (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, 0.1, 'exact' as never), TypeError, /options must be an object/],
+    [
+      'unknown integrator',
+      (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, 0.1, { integrator: 'rk4' as never }),
+      RangeError,
+      /options.integrator is 'rk4'/,
+    ],
+    [
+      'integrator not a string',
+      (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, 0.1, { integrator: 2 as never }),
+      TypeError,
+      /options.integrator must be a string/,
+    ],
+    [
+      'options not an object',
+      (s, a) => s.pdSpring(a.pos, a.vel, a.g, a.q, 3, 0.5, 0.1, 'exact' as never),
+      TypeError,
+      /options must be an object/,
+    ],
     ['pos and vel overlap', (s, a) => s.pdSpring(a.pos, a.pos, a.g, a.q, 3, 0.5, 0.1), RangeError, /pos and vel overlap/],
-    ['rigid body: uaf Infinity', (s, a) => s.pdSpringRigidBody(a.pos, a.vel, a.g, a.q, Infinity, 0.5, 0.1), RangeError, /pdSpringRigidBody: uaf is Infinity/],
-    ['rigid body: pos too long', (s, a) => s.pdSpringRigidBody(new Float32Array(N + 1), a.vel, a.g, a.q, 3, 0.5, 0.1), RangeError, /pdSpringRigidBody: vel has length 7/],
+    [
+      'rigid body: uaf Infinity',
+      (s, a) => s.pdSpringRigidBody(a.pos, a.vel, a.g, a.q, Infinity, 0.5, 0.1),
+      RangeError,
+      /pdSpringRigidBody: uaf is Infinity/,
+    ],
+    [
+      'rigid body: pos too long',
+      (s, a) => s.pdSpringRigidBody(new Float32Array(N + 1), a.vel, a.g, a.q, 3, 0.5, 0.1),
+      RangeError,
+      /pdSpringRigidBody: vel has length 7/,
+    ],
   ];
 
   it.each(BACKENDS.flatMap((b) => BAD.map(([what, call, error, pattern]) => [b, what, call, error, pattern] as const)))(

@@ -18,9 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { useSolvers } from '../helpers/backends.js';
 import type { Backend, Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import {
-  copyFor, release, expectFinite, expectRejected, BACKENDS, ARRAY_KINDS, type ArrayKind,
-} from '../helpers/family-harness.js';
+import { copyFor, release, expectFinite, expectRejected, BACKENDS, ARRAY_KINDS, type ArrayKind } from '../helpers/family-harness.js';
 import { mulberry32, uniform, logUniform, type Rng } from '../helpers/random.js';
 
 const { quat } = reference;
@@ -80,16 +78,24 @@ function makeCases(seed: number, n = N): Cases {
     const q = randomQuat(rng);
     let g: number[];
     switch (i % 8) {
-      case 3: g = q; break;
-      case 4: g = q.map((x) => -x); break;
-      case 5: case 6: {
+      case 3:
+        g = q;
+        break;
+      case 4:
+        g = q.map((x) => -x);
+        break;
+      case 5:
+      case 6: {
         const d = quat.fromScaledAngleAxis(scaled(randomAxis(rng), Math.PI - logUniform(rng, 4e-6, 1e-4)));
         const sign = rng() < 0.5 ? 1 : -1;
         g = quat.mul(q, d).map((x) => sign * x);
         break;
       }
-      case 7: g = quat.mul(q, quat.fromScaledAngleAxis(scaled(randomAxis(rng), logUniform(rng, 1e-9, 1e-3)))); break;
-      default: g = randomQuat(rng);
+      case 7:
+        g = quat.mul(q, quat.fromScaledAngleAxis(scaled(randomAxis(rng), logUniform(rng, 1e-9, 1e-3))));
+        break;
+      default:
+        g = randomQuat(rng);
     }
     c.q.set(q, 4 * i);
     c.g.set(g, 4 * i);
@@ -133,7 +139,11 @@ function expectUnit(label: string, q: Float32Array): void {
 function expectVectors(label: string, actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: (i: number) => number): void {
   let detail = 'ok';
   for (let i = 0; i < expected.length / 3; i++) {
-    const error = Math.hypot(actual[3 * i] - expected[3 * i], actual[3 * i + 1] - expected[3 * i + 1], actual[3 * i + 2] - expected[3 * i + 2]);
+    const error = Math.hypot(
+      actual[3 * i] - expected[3 * i],
+      actual[3 * i + 1] - expected[3 * i + 1],
+      actual[3 * i + 2] - expected[3 * i + 2],
+    );
     const allowed = tolerance(i) + FLOAT32_MIN_NORMAL;
     if (!(error <= allowed)) {
       detail = `bone ${i}: got ${Array.from(quat.load3(actual, i))}, expected ${Array.from(quat.load3(expected, i))} ± ${allowed}`;
@@ -186,7 +196,10 @@ function onSolver(solver: Solver, kind: ArrayKind, arrays: Float32Array[], call:
 
 describe.each(BACKENDS)('%s backend', (backend: Backend) => {
   describe.each(ARRAY_KINDS)('%s arrays', (kind: ArrayKind) => {
-    const halflives = (c: Cases): [string, Param][] => [['per-bone halflife', c.h], ['halflife 0.05', Math.fround(0.05)]];
+    const halflives = (c: Cases): [string, Param][] => [
+      ['per-bone halflife', c.h],
+      ['halflife 0.05', Math.fround(0.05)],
+    ];
 
     it('quatSimpleSpringDamper matches the reference (≥ 10,000 cases per dt, dt 0 … 2 s)', () => {
       const c = makeCases(11);
@@ -197,12 +210,14 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
           const wr = f64(c.w);
           reference.quatSimpleSpringDamper(qr, wr, c.g, h, dt);
           const [q, w] = onSolver(solvers[backend], kind, [c.q, c.w], ([q, w]) =>
-            solvers[backend].quatSimpleSpringDamper(q, w, c.g, h, dt));
+            solvers[backend].quatSimpleSpringDamper(q, w, c.g, h, dt),
+          );
           const name = `${label}, dt ${dt}`;
           expectFinite(name, q, w);
           expectRotations(name, q, qr);
           expectVectors(`${name}: w`, w, wr, springVelocityTolerance(c.w, j0, h, dt));
-          if (dt === 0) expect(Array.from(q), name).toEqual(Array.from(c.q)); // untouched
+          if (dt === 0)
+            expect(Array.from(q), name).toEqual(Array.from(c.q)); // untouched
           else expectUnit(name, q);
         }
       }
@@ -249,7 +264,8 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
       const offWr = f64(a.w);
       reference.quatInertializeTransition(offQr, offWr, b.q, b.w, a.g, dstW);
       const [offQ, offW] = onSolver(solvers[backend], kind, [a.q, a.w], ([q, w]) =>
-        solvers[backend].quatInertializeTransition(q, w, b.q, b.w, a.g, dstW));
+        solvers[backend].quatInertializeTransition(q, w, b.q, b.w, a.g, dstW),
+      );
       expectFinite('transition', offQ, offW);
       expectRotations('transition', offQ, offQr);
       expectUnit('transition', offQ);
@@ -265,8 +281,12 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
         const outQr = new Float64Array(4 * N);
         const outWr = new Float64Array(3 * N);
         reference.quatInertializeUpdate(outQr, outWr, oq, ow, b.g, b.w, b.h, dt);
-        const [outQ, outW, uq, uw] = onSolver(solvers[backend], kind, [new Float32Array(4 * N), new Float32Array(3 * N), off32q, off32w],
-          ([outQ, outW, q, w]) => solvers[backend].quatInertializeUpdate(outQ, outW, q, w, b.g, b.w, b.h, dt));
+        const [outQ, outW, uq, uw] = onSolver(
+          solvers[backend],
+          kind,
+          [new Float32Array(4 * N), new Float32Array(3 * N), off32q, off32w],
+          ([outQ, outW, q, w]) => solvers[backend].quatInertializeUpdate(outQ, outW, q, w, b.g, b.w, b.h, dt),
+        );
         const name = `update dt ${dt}`;
         expectFinite(name, outQ, outW, uq, uw);
         expectRotations(`${name}: offset`, uq, oq);
@@ -284,7 +304,12 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
       const s = solvers[backend];
       const t = Float32Array.from({ length: N }, (_, i) => (i % 5) / 4); // 0, ¼, ½, ¾, 1
       const v = Float32Array.from({ length: 3 * N }, (_, k) => c.w[k] / 100); // scaled angle axes up to 10 rad
-      const check4 = (name: string, run: (s: Solver, out: Float32Array) => void, expected: (out: Float64Array) => void, tolerance: number) => {
+      const check4 = (
+        name: string,
+        run: (s: Solver, out: Float32Array) => void,
+        expected: (out: Float64Array) => void,
+        tolerance: number,
+      ) => {
         const out = new Float64Array(4 * N);
         expected(out);
         const [actual] = onSolver(s, kind, [new Float32Array(4 * N)], ([o]) => run(s, o));
@@ -294,13 +319,38 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
       };
       // Tolerances: one product, rotate or exp in float32: ≤ 7 roundings per unit-size component,
       // 4e-7 each, so 1e-6 rad; slerp adds the log and a second product: 2e-6 rad.
-      check4('quatMul', (s, o) => s.quatMul(o, c.q, c.g), (o) => reference.quatMul(o, c.q, c.g), 1e-6);
-      check4('quatSlerp', (s, o) => s.quatSlerp(o, c.q, c.g, t), (o) => reference.quatSlerp(o, c.q, c.g, t), 2e-6);
-      check4('quatSlerp uniform', (s, o) => s.quatSlerp(o, c.q, c.g, 0.3), (o) => reference.quatSlerp(o, c.q, c.g, Math.fround(0.3)), 2e-6);
-      const exp = check4('quatFromScaledAngleAxis', (s, o) => s.quatFromScaledAngleAxis(o, v), (o) => reference.quatFromScaledAngleAxis(o, v), 1e-6);
+      check4(
+        'quatMul',
+        (s, o) => s.quatMul(o, c.q, c.g),
+        (o) => reference.quatMul(o, c.q, c.g),
+        1e-6,
+      );
+      check4(
+        'quatSlerp',
+        (s, o) => s.quatSlerp(o, c.q, c.g, t),
+        (o) => reference.quatSlerp(o, c.q, c.g, t),
+        2e-6,
+      );
+      check4(
+        'quatSlerp uniform',
+        (s, o) => s.quatSlerp(o, c.q, c.g, 0.3),
+        (o) => reference.quatSlerp(o, c.q, c.g, Math.fround(0.3)),
+        2e-6,
+      );
+      const exp = check4(
+        'quatFromScaledAngleAxis',
+        (s, o) => s.quatFromScaledAngleAxis(o, v),
+        (o) => reference.quatFromScaledAngleAxis(o, v),
+        1e-6,
+      );
       if (backend !== 'js') for (let i = 0; i < N; i++) expect(exp.actual[4 * i + 3]).toBeGreaterThanOrEqual(0); // w ≥ 0 (documented)
-      const unnormalized = c.q.map((x, k) => x * (1 + (k >> 2) % 7)); // lengths 1 … 7
-      const norm = check4('quatNormalize', (s, o) => s.quatNormalize(o, unnormalized), (o) => reference.quatNormalize(o, unnormalized), 1e-6);
+      const unnormalized = c.q.map((x, k) => x * (1 + ((k >> 2) % 7))); // lengths 1 … 7
+      const norm = check4(
+        'quatNormalize',
+        (s, o) => s.quatNormalize(o, unnormalized),
+        (o) => reference.quatNormalize(o, unnormalized),
+        1e-6,
+      );
       expectUnit('quatNormalize', norm.actual);
       // quatInv and quatAbs only move signs: exact on every backend
       for (const [name, run, ref] of [
@@ -389,7 +439,10 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
   it('handles exactly 180° (w = 0) without NaN, as the reference does', () => {
     const s = solvers[backend];
     // 180° about x and about a diagonal, exactly representable; goal identity
-    for (const axis of [[1, 0, 0], [0.6, 0, 0.8]]) {
+    for (const axis of [
+      [1, 0, 0],
+      [0.6, 0, 0.8],
+    ]) {
       const q = copies([...axis, 0]);
       const g = copies([0, 0, 0, 1]);
       const w = new Float32Array(15);
@@ -431,7 +484,12 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
     s.quatInertializeTransition(offQ, offW, src.q, src.w, c.g, c.w);
     s.quatInertializeUpdate(after[0], after[1], offQ, offW, c.g, c.w, 0.1, 0);
     expectRotations('output rotation (huge w)', after[0], before[0], 1e-5);
-    expectVectors('output angular velocity (huge w)', after[1], before[1], (i) => 1e-5 * (norm3(offW, i) + norm3(src.w, i) + norm3(c.w, i)));
+    expectVectors(
+      'output angular velocity (huge w)',
+      after[1],
+      before[1],
+      (i) => 1e-5 * (norm3(offW, i) + norm3(src.w, i) + norm3(c.w, i)),
+    );
     s.free(offQ);
     s.free(offW);
   });
@@ -451,8 +509,20 @@ describe.each(BACKENDS)('%s backend: rejected calls', (backend: Backend) => {
     const s = solvers[backend];
     const { q, w, g } = arrays();
     const all = [q, w, g];
-    expectRejected(() => s.quatSimpleSpringDamper([0, 0, 0, 1] as unknown as Float32Array, w, g, 0.1, 0.1), TypeError, 'quatSimpleSpringDamper', 'q', all);
-    expectRejected(() => s.quatSimpleSpringDamper(q, new Float64Array(3 * n) as unknown as Float32Array, g, 0.1, 0.1), TypeError, 'quatSimpleSpringDamper', 'w', all);
+    expectRejected(
+      () => s.quatSimpleSpringDamper([0, 0, 0, 1] as unknown as Float32Array, w, g, 0.1, 0.1),
+      TypeError,
+      'quatSimpleSpringDamper',
+      'q',
+      all,
+    );
+    expectRejected(
+      () => s.quatSimpleSpringDamper(q, new Float64Array(3 * n) as unknown as Float32Array, g, 0.1, 0.1),
+      TypeError,
+      'quatSimpleSpringDamper',
+      'w',
+      all,
+    );
     expectRejected(() => s.quatSimpleSpringDamper(q, w.subarray(3), g, 0.1, 0.1), RangeError, 'quatSimpleSpringDamper', 'w', all);
     expectRejected(() => s.quatSimpleSpringDamper(q, w, g.subarray(4), 0.1, 0.1), RangeError, 'quatSimpleSpringDamper', 'qGoal', all);
     expectRejected(() => s.quatDecaySpringDamper(q.subarray(1), w, 0.1, 0.1), RangeError, 'quatDecaySpringDamper', 'q', all);
@@ -473,8 +543,13 @@ describe.each(BACKENDS)('%s backend: rejected calls', (backend: Backend) => {
     h[3] = NaN;
     expectRejected(() => s.quatDamper(q, g, h, 0.1), RangeError, 'quatDamper', 'halflife[3]', all);
     h[3] = 0.1;
-    expectRejected(() => s.quatInertializeUpdate(new Float32Array(4 * n), new Float32Array(3 * n), q, w, g, w.slice(), h.subarray(1), 0.1),
-      RangeError, 'quatInertializeUpdate', 'halflife', all);
+    expectRejected(
+      () => s.quatInertializeUpdate(new Float32Array(4 * n), new Float32Array(3 * n), q, w, g, w.slice(), h.subarray(1), 0.1),
+      RangeError,
+      'quatInertializeUpdate',
+      'halflife',
+      all,
+    );
     expectRejected(() => s.quatDecaySpringDamper(q, w, 0.1, -1 / 60), RangeError, 'quatDecaySpringDamper', 'dt', all);
     expectRejected(() => s.quatDecaySpringDamper(q, w, 0.1, '0.1' as unknown as number), TypeError, 'quatDecaySpringDamper', 'dt', all);
     expectRejected(() => s.quatSlerp(new Float32Array(4 * n), q, g, -0.5), RangeError, 'quatSlerp', 't', all);

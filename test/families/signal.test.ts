@@ -6,7 +6,20 @@ import { describe, expect, it } from 'vitest';
 import type { Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import {
-  ARRAY_KINDS, BACKENDS, PARAM_MODES, PARITY_N, PARITY_STEPS, PARITY_TOLERANCE, checkParity, rejecter, drawParam, expectFinite, expectRejected, expectWithin, filled, type ParitySpec,
+  ARRAY_KINDS,
+  BACKENDS,
+  PARAM_MODES,
+  PARITY_N,
+  PARITY_STEPS,
+  PARITY_TOLERANCE,
+  checkParity,
+  rejecter,
+  drawParam,
+  expectFinite,
+  expectRejected,
+  expectWithin,
+  filled,
+  type ParitySpec,
 } from '../helpers/family-harness.js';
 import { makeSolver, useSolvers } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
@@ -43,8 +56,11 @@ const DEAD_BLENDING_TRANSITION: ParitySpec<Signal> = {
   n: PARITY_N,
   steps: PARITY_STEPS,
   start: (rng, n) => ({
-    extX: filled(n, () => uniform(rng, -10, 10)), extV: filled(n, () => uniform(rng, -20, 20)), extT: filled(n, () => uniform(rng, 0, 1)),
-    srcX: filled(n, () => uniform(rng, -10, 10)), srcV: filled(n, () => uniform(rng, -20, 20)),
+    extX: filled(n, () => uniform(rng, -10, 10)),
+    extV: filled(n, () => uniform(rng, -20, 20)),
+    extT: filled(n, () => uniform(rng, 0, 1)),
+    srcX: filled(n, () => uniform(rng, -10, 10)),
+    srcV: filled(n, () => uniform(rng, -20, 20)),
   }),
   retarget: (rng, s) => {
     s.srcX.set(filled(s.srcX.length, () => uniform(rng, -10, 10)));
@@ -53,7 +69,11 @@ const DEAD_BLENDING_TRANSITION: ParitySpec<Signal> = {
   params: () => [],
   run: (impl, s) => impl.deadBlendingTransition(s.extX, s.extV, s.extT, s.srcX, s.srcV),
   outputs: ['extX', 'extV', 'extT'],
-  scales: ({ arrays: s }) => ({ extX: new Float64Array(s.extX.length), extV: new Float64Array(s.extX.length), extT: new Float64Array(s.extX.length) }), // exact copies
+  scales: ({ arrays: s }) => ({
+    extX: new Float64Array(s.extX.length),
+    extV: new Float64Array(s.extX.length),
+    extT: new Float64Array(s.extX.length),
+  }), // exact copies
 };
 
 /** Dead blending with a decay halflife (`decayed`) or without. Some elements restart a blend at every step. */
@@ -104,8 +124,12 @@ const TRACKING: ParitySpec<Signal> = {
   n: PARITY_N,
   steps: PARITY_STEPS,
   start: (rng, n) => ({
-    x: filled(n, () => uniform(rng, -10, 10)), v: filled(n, () => uniform(rng, -20, 20)), a: new Float32Array(n).fill(NaN),
-    targetX: filled(n, () => uniform(rng, -10, 10)), targetV: filled(n, () => uniform(rng, -20, 20)), targetA: filled(n, () => uniform(rng, -50, 50)),
+    x: filled(n, () => uniform(rng, -10, 10)),
+    v: filled(n, () => uniform(rng, -20, 20)),
+    a: new Float32Array(n).fill(NaN),
+    targetX: filled(n, () => uniform(rng, -10, 10)),
+    targetV: filled(n, () => uniform(rng, -20, 20)),
+    targetA: filled(n, () => uniform(rng, -50, 50)),
   }),
   retarget: (rng, s) => {
     for (const k of ['targetX', 'targetV', 'targetA'] as const) s[k].set(s[k].map((t) => t * uniform(rng, 0.5, 1.5)));
@@ -124,7 +148,8 @@ const TRACKING: ParitySpec<Signal> = {
     const r = { x: new Float64Array(n), v: new Float64Array(n), a: new Float64Array(n) };
     const gdt = gainDt as number;
     for (let i = 0; i < n; i++) {
-      const xg = at(xGain, i), vg = at(vGain, i);
+      const xg = at(xGain, i),
+        vg = at(vGain, i);
       const t0 = (1 - vg) * (1 - xg);
       const sdq = Math.abs(((vg * (1 - xg)) / gdt) * s.targetV[i]) + Math.abs(at(aGain, i) * t0 * s.targetA[i]);
       const stiffness = xg / (gdt * gdt);
@@ -160,7 +185,8 @@ describe.each(BACKENDS)('signal followers on %s', (backend) => {
     const solver = solvers[backend];
     const rng = mulberry32(51);
     const n = 203;
-    const x = filled(n, () => uniform(rng, -10, 10)), v = filled(n, () => uniform(rng, -20, 20));
+    const x = filled(n, () => uniform(rng, -10, 10)),
+      v = filled(n, () => uniform(rng, -20, 20));
     const h = filled(n, () => halflife(rng));
     const [x2, v2] = [x.slice(), v.slice()];
     const scales = EXTRAPOLATE.scales({ arrays: { x, v }, params: [h], dt: 0.4 }, { x, v });
@@ -169,7 +195,13 @@ describe.each(BACKENDS)('signal followers on %s', (backend) => {
     solver.extrapolate(x2, v2, h, 0.2);
     // Two float32 steps against one: twice the parity tolerance of the terms.
     expectWithin('x', x2, x, scales.x, 2 * PARITY_TOLERANCE);
-    expectWithin('v', v2, v, Float64Array.from(v, (value) => Math.abs(value) + 1e-30), 2 * PARITY_TOLERANCE);
+    expectWithin(
+      'v',
+      v2,
+      v,
+      Float64Array.from(v, (value) => Math.abs(value) + 1e-30),
+      2 * PARITY_TOLERANCE,
+    );
     const before = [Array.from(x), Array.from(v)];
     solver.extrapolate(x, v, 0.3, 0);
     expect([Array.from(x), Array.from(v)]).toEqual(before);
@@ -253,18 +285,23 @@ describe.each(BACKENDS)('signal followers on %s', (backend) => {
     const rng = mulberry32(56);
     const n = 29;
     const s = TRACKING.start(rng, n);
-    const x0 = s.x.slice(), v0 = s.v.slice();
+    const x0 = s.x.slice(),
+      v0 = s.v.slice();
     const dt = 0.2;
     solver.trackingSpringUpdate(s.x, s.v, s.a, s.targetX, s.targetV, s.targetA, 0, 0, 0, dt, 1 / 60);
     expectFinite('zero gains', s.x, s.v, s.a);
     expect(Array.from(s.v)).toEqual(Array.from(v0));
     expect(Array.from(s.a).every((a) => a === 0)).toBe(true);
-    for (let i = 0; i < n; i++) expect(Math.abs(s.x[i] - (x0[i] + v0[i] * dt))).toBeLessThanOrEqual(1e-6 * (Math.abs(x0[i]) + Math.abs(v0[i]) * dt));
+    for (let i = 0; i < n; i++)
+      expect(Math.abs(s.x[i] - (x0[i] + v0[i] * dt))).toBeLessThanOrEqual(1e-6 * (Math.abs(x0[i]) + Math.abs(v0[i]) * dt));
 
     // xGain 0: no stiffness; v relaxes to q = d·q/d at rate d = vGain/gainDt, x integrates v.
-    const gainDt = 0.1, vGain = 0.4, aGain = 0.7;
+    const gainDt = 0.1,
+      vGain = 0.4,
+      aGain = 0.7;
     const t = TRACKING.start(rng, n);
-    const x1 = t.x.slice(), v1 = t.v.slice();
+    const x1 = t.x.slice(),
+      v1 = t.v.slice();
     solver.trackingSpringUpdate(t.x, t.v, t.a, t.targetX, t.targetV, t.targetA, 0, vGain, aGain, dt, gainDt);
     expectFinite('zero stiffness', t.x, t.v, t.a);
     const d = vGain / gainDt;
@@ -295,10 +332,20 @@ describe.each(BACKENDS)('signal followers on %s', (backend) => {
     bad(() => solver.deadBlendingUpdate(a, b, c, d, e, 1, 0.1, Float32Array.of(1)), RangeError, 'deadBlendingUpdate', 'decayHalflife');
     bad(() => solver.deadBlendingUpdate(a, b, c, new Float32Array(6), e, 1, 0.1), RangeError, 'deadBlendingUpdate', 'extT');
     bad(() => solver.trackingSpringUpdate(a, b, c, d, e, f, 1.5, 0.5, 0.5, 0.1, 0.1), RangeError, 'trackingSpringUpdate', 'xGain');
-    bad(() => solver.trackingSpringUpdate(a, b, c, d, e, f, 0.5, Float32Array.of(0, 0, 0, 2, 0, 0, 0), 0.5, 0.1, 0.1), RangeError, 'trackingSpringUpdate', 'vGain[3]');
+    bad(
+      () => solver.trackingSpringUpdate(a, b, c, d, e, f, 0.5, Float32Array.of(0, 0, 0, 2, 0, 0, 0), 0.5, 0.1, 0.1),
+      RangeError,
+      'trackingSpringUpdate',
+      'vGain[3]',
+    );
     bad(() => solver.trackingSpringUpdate(a, b, c, d, e, f, 0.5, 0.5, -0.5, 0.1, 0.1), RangeError, 'trackingSpringUpdate', 'aGain');
     bad(() => solver.trackingSpringUpdate(a, b, c, d, e, f, 0.5, 0.5, 0.5, 0.1, 0), RangeError, 'trackingSpringUpdate', 'gainDt');
-    bad(() => solver.trackingSpringUpdate(a, b, c, d, e, f, 0.5, 0.5, 0.5, 0.1, undefined as unknown as number), TypeError, 'trackingSpringUpdate', 'gainDt');
+    bad(
+      () => solver.trackingSpringUpdate(a, b, c, d, e, f, 0.5, 0.5, 0.5, 0.1, undefined as unknown as number),
+      TypeError,
+      'trackingSpringUpdate',
+      'gainDt',
+    );
     bad(() => solver.trackingSpringUpdate(a, b, a, d, e, f, 0.5, 0.5, 0.5, 0.1, 0.1), RangeError, 'trackingSpringUpdate', 'a');
   });
 

@@ -21,7 +21,12 @@ function schedule(solver: Solver, dt: number, maxDt: number, mode?: 'max-dt' | '
 describe('solver.substep: the schedule', () => {
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: examples', (backend) => {
     const solver = solvers[backend];
-    expect(schedule(solver, 0.1, 0.03, 'max-dt').steps.map((h) => h.toFixed(12))).toEqual(['0.030000000000', '0.030000000000', '0.030000000000', '0.010000000000']);
+    expect(schedule(solver, 0.1, 0.03, 'max-dt').steps.map((h) => h.toFixed(12))).toEqual([
+      '0.030000000000',
+      '0.030000000000',
+      '0.030000000000',
+      '0.010000000000',
+    ]);
     expect(schedule(solver, 0.1, 0.03, 'uniform').steps).toEqual([0.025, 0.025, 0.025, 0.025]);
     expect(schedule(solver, 0.1, 0.03).steps).toHaveLength(4); // default 'uniform'
     // 0.1/0.01 is 10.000000000000002 in float64: within the 1e-9 slack, so 10 steps, no sliver.
@@ -59,11 +64,14 @@ describe('solver.substep: the schedule', () => {
     ['unknown mode', (s) => s.substep(1, { maxDt: 0.1, mode: 'halves' as never }, () => {}), RangeError, /options.mode is "halves"/],
     ['step not a function', (s) => s.substep(1, { maxDt: 0.1 }, 3 as never), TypeError, /substep: step must be a function/],
   ];
-  it.each(BACKENDS.flatMap((b) => BAD.map(([w, c, e, p]) => [b, w, c, e, p] as const)))('%s backend: %s', (backend, _w, call, error, pattern) => {
-    const solver = solvers[backend];
-    expect(() => call(solver)).toThrow(error);
-    expect(() => call(solver)).toThrow(pattern);
-  });
+  it.each(BACKENDS.flatMap((b) => BAD.map(([w, c, e, p]) => [b, w, c, e, p] as const)))(
+    '%s backend: %s',
+    (backend, _w, call, error, pattern) => {
+      const solver = solvers[backend];
+      expect(() => call(solver)).toThrow(error);
+      expect(() => call(solver)).toThrow(pattern);
+    },
+  );
 
   it('a disposed solver throws a TypeError', async () => {
     const solver = await makeSolver('js');
@@ -112,17 +120,25 @@ describe('solver.substep: (a) and (b) converge to the exact solution as maxDt sh
     });
   }
 
-  it.each(BACKENDS.flatMap((b) => (['explicit', 'semi-implicit', 'implicit'] as const).flatMap((m) => [[b, m, 'max-dt'], [b, m, 'uniform']] as const)))(
-    '%s backend, %s, %s',
-    (backend, integrator, mode) => {
-      const solver = solvers[backend];
-      const errors = MAX_DTS.map((maxDt) => solverError(solver, integrator, mode, maxDt));
-      const exactErrors = MAX_DTS.map((maxDt) => float64Error(integrator, mode, maxDt));
-      for (let k = 0; k < errors.length; k++) expect(Math.abs(errors[k] - exactErrors[k]), `${errors} vs ${exactErrors}`).toBeLessThan(0.1 * exactErrors[k]);
-      for (let k = 1; k < errors.length; k++) expect(errors[k - 1] / errors[k], `${errors}`).toBeGreaterThan(3);
-      expect(errors[errors.length - 1]).toBeLessThan(0.02);
-    },
-  );
+  it.each(
+    BACKENDS.flatMap((b) =>
+      (['explicit', 'semi-implicit', 'implicit'] as const).flatMap(
+        (m) =>
+          [
+            [b, m, 'max-dt'],
+            [b, m, 'uniform'],
+          ] as const,
+      ),
+    ),
+  )('%s backend, %s, %s', (backend, integrator, mode) => {
+    const solver = solvers[backend];
+    const errors = MAX_DTS.map((maxDt) => solverError(solver, integrator, mode, maxDt));
+    const exactErrors = MAX_DTS.map((maxDt) => float64Error(integrator, mode, maxDt));
+    for (let k = 0; k < errors.length; k++)
+      expect(Math.abs(errors[k] - exactErrors[k]), `${errors} vs ${exactErrors}`).toBeLessThan(0.1 * exactErrors[k]);
+    for (let k = 1; k < errors.length; k++) expect(errors[k - 1] / errors[k], `${errors}`).toBeGreaterThan(3);
+    expect(errors[errors.length - 1]).toBeLessThan(0.02);
+  });
 
   it.each(BACKENDS.map((b) => [b] as const))("%s backend: 'exact' does not depend on the substeps", (backend) => {
     const solver = solvers[backend];
@@ -153,7 +169,12 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
     }
     const pos = Float32Array.from({ length: N }, () => uniform(rng, -5, 5));
     const vel = Float32Array.from({ length: N }, () => uniform(rng, -5, 5));
-    return new FixedStepper(solver, N, 1 / 120, (p, v, h) => solver.pdSpring(p, v, g, q, w, z, h, { integrator }), { pos, vel, maxUpdates: Infinity, ...options });
+    return new FixedStepper(solver, N, 1 / 120, (p, v, h) => solver.pdSpring(p, v, g, q, w, z, h, { integrator }), {
+      pos,
+      vel,
+      maxUpdates: Infinity,
+      ...options,
+    });
   }
 
   it.each(BACKENDS.flatMap((b) => (['implicit', 'exact'] as const).map((m) => [b, m] as const)))(
@@ -186,38 +207,47 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
     },
   );
 
-  it.each(BACKENDS.map((b) => [b] as const))('%s backend: the same schedule and interpolation as the reference FixedStepAccumulator', (backend) => {
-    const solver = solvers[backend];
-    for (const maxUpdates of [8, 3, Infinity]) {
-      const steps: number[] = [];
-      const stepper = new FixedStepper(solver, 2, 1 / 90, (p, v, h) => {
-        steps.push(h);
-        for (let i = 0; i < 2; i++) {
-          p[i] += v[i] * h;
-          v[i] -= p[i] * h;
+  it.each(BACKENDS.map((b) => [b] as const))(
+    '%s backend: the same schedule and interpolation as the reference FixedStepAccumulator',
+    (backend) => {
+      const solver = solvers[backend];
+      for (const maxUpdates of [8, 3, Infinity]) {
+        const steps: number[] = [];
+        const stepper = new FixedStepper(
+          solver,
+          2,
+          1 / 90,
+          (p, v, h) => {
+            steps.push(h);
+            for (let i = 0; i < 2; i++) {
+              p[i] += v[i] * h;
+              v[i] -= p[i] * h;
+            }
+          },
+          { pos: Float32Array.from([1, -2]), vel: Float32Array.from([0.5, 3]), maxUpdates },
+        );
+        const oracle = new reference.FixedStepAccumulator(2, 1 / 90, () => {}, [1, -2], [0.5, 3], { maxUpdates });
+        const rng = mulberry32(maxUpdates === Infinity ? 1 : maxUpdates);
+        for (let frame = 0; frame < 300; frame++) {
+          // Mostly ordinary frames, some long stalls that hit the cap.
+          const dt = rng() < 0.05 ? uniform(rng, 0.1, 0.6) : logUniform(rng, 1e-3, 0.05);
+          expect(stepper.advance(dt)).toBe(oracle.advance(dt));
+          expect(stepper.accumulator).toBe(oracle.accumulator);
+          expect(stepper.alpha).toBe(oracle.alpha);
+          expect(stepper.droppedTime).toBe(oracle.droppedTime);
+          expect(stepper.stepCount).toBe(oracle.stepCount);
+          for (let i = 0; i < 2; i++) {
+            const a = stepper.alpha;
+            expect(stepper.pos[i]).toBe(Math.fround(stepper.prevPos[i] + (stepper.currPos[i] - stepper.prevPos[i]) * a));
+            expect(stepper.vel[i]).toBe(Math.fround(stepper.prevVel[i] + (stepper.currVel[i] - stepper.prevVel[i]) * a));
+          }
         }
-      }, { pos: Float32Array.from([1, -2]), vel: Float32Array.from([0.5, 3]), maxUpdates });
-      const oracle = new reference.FixedStepAccumulator(2, 1 / 90, () => {}, [1, -2], [0.5, 3], { maxUpdates });
-      const rng = mulberry32(maxUpdates === Infinity ? 1 : maxUpdates);
-      for (let frame = 0; frame < 300; frame++) {
-        // Mostly ordinary frames, some long stalls that hit the cap.
-        const dt = rng() < 0.05 ? uniform(rng, 0.1, 0.6) : logUniform(rng, 1e-3, 0.05);
-        expect(stepper.advance(dt)).toBe(oracle.advance(dt));
-        expect(stepper.accumulator).toBe(oracle.accumulator);
-        expect(stepper.alpha).toBe(oracle.alpha);
-        expect(stepper.droppedTime).toBe(oracle.droppedTime);
-        expect(stepper.stepCount).toBe(oracle.stepCount);
-        for (let i = 0; i < 2; i++) {
-          const a = stepper.alpha;
-          expect(stepper.pos[i]).toBe(Math.fround(stepper.prevPos[i] + (stepper.currPos[i] - stepper.prevPos[i]) * a));
-          expect(stepper.vel[i]).toBe(Math.fround(stepper.prevVel[i] + (stepper.currVel[i] - stepper.prevVel[i]) * a));
-        }
+        expect(steps.every((h) => h === 1 / 90)).toBe(true);
+        if (maxUpdates !== Infinity) expect(stepper.droppedTime).toBeGreaterThan(0);
+        stepper.dispose();
       }
-      expect(steps.every((h) => h === 1 / 90)).toBe(true);
-      if (maxUpdates !== Infinity) expect(stepper.droppedTime).toBeGreaterThan(0);
-      stepper.dispose();
-    }
-  });
+    },
+  );
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: state in solver memory; dispose', (backend) => {
     const solver = solvers[backend];
@@ -226,7 +256,8 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
     expect([stepper.pos, stepper.vel, stepper.currPos, stepper.prevPos]).toEqual(Array(4).fill(new Float32Array(5)));
     if (backend !== 'js') {
       const probe = solver.alloc(1);
-      for (const a of [stepper.pos, stepper.vel, stepper.currPos, stepper.currVel, stepper.prevPos, stepper.prevVel]) expect(a.buffer).toBe(probe.buffer);
+      for (const a of [stepper.pos, stepper.vel, stepper.currPos, stepper.currVel, stepper.prevPos, stepper.prevVel])
+        expect(a.buffer).toBe(probe.buffer);
       solver.free(probe);
     }
     stepper.dispose();
@@ -242,15 +273,28 @@ describe('FixedStepper: (c) fixed steps decoupled from the frame rate', () => {
     ['step not a function', (s) => new FixedStepper(s, 1, 0.01, null as never), TypeError, /step must be a function/],
     ['maxUpdates 0', (s) => new FixedStepper(s, 1, 0.01, () => {}, { maxUpdates: 0 }), RangeError, /options.maxUpdates is 0/],
     ['maxUpdates 2.5', (s) => new FixedStepper(s, 1, 0.01, () => {}, { maxUpdates: 2.5 }), RangeError, /options.maxUpdates is 2.5/],
-    ['pos wrong length', (s) => new FixedStepper(s, 2, 0.01, () => {}, { pos: new Float32Array(3) }), RangeError, /options.pos has length 3, expected 2/],
-    ['vel a Float64Array', (s) => new FixedStepper(s, 2, 0.01, () => {}, { vel: new Float64Array(2) as never }), TypeError, /options.vel must be a Float32Array/],
+    [
+      'pos wrong length',
+      (s) => new FixedStepper(s, 2, 0.01, () => {}, { pos: new Float32Array(3) }),
+      RangeError,
+      /options.pos has length 3, expected 2/,
+    ],
+    [
+      'vel a Float64Array',
+      (s) => new FixedStepper(s, 2, 0.01, () => {}, { vel: new Float64Array(2) as never }),
+      TypeError,
+      /options.vel must be a Float32Array/,
+    ],
     ['negative frameDt', (s) => new FixedStepper(s, 1, 0.01, () => {}).advance(-0.1), RangeError, /FixedStepper.advance: frameDt is -0.1/],
   ];
-  it.each(BACKENDS.flatMap((b) => BAD.map(([w, m, e, p]) => [b, w, m, e, p] as const)))('%s backend: %s', (backend, _w, make, error, pattern) => {
-    const solver = solvers[backend];
-    expect(() => make(solver)).toThrow(error);
-    expect(() => make(solver)).toThrow(pattern);
-  });
+  it.each(BACKENDS.flatMap((b) => BAD.map(([w, m, e, p]) => [b, w, m, e, p] as const)))(
+    '%s backend: %s',
+    (backend, _w, make, error, pattern) => {
+      const solver = solvers[backend];
+      expect(() => make(solver)).toThrow(error);
+      expect(() => make(solver)).toThrow(pattern);
+    },
+  );
 
   it('after the solver is disposed: advance throws a TypeError, dispose does not throw', async () => {
     const solver = await makeSolver('wasm', 1024 * 1024);

@@ -8,13 +8,14 @@ import type { ArgKind, ArrayKind, ParamKind } from './table.js';
 
 /** Runs per property (FUZZ_RUNS or VITE_FUZZ_RUNS for a longer run), and the seed (FUZZ_SEED). */
 const env: Record<string, string | undefined> =
-  (globalThis as { process?: { env: Record<string, string> } }).process?.env ?? (import.meta as unknown as { env: Record<string, string> }).env ?? {};
+  (globalThis as { process?: { env: Record<string, string> } }).process?.env ??
+  (import.meta as unknown as { env: Record<string, string> }).env ??
+  {};
 export const RUNS = Number(env.FUZZ_RUNS ?? env.VITE_FUZZ_RUNS ?? 12);
 export const SEED = Number(env.FUZZ_SEED ?? env.VITE_FUZZ_SEED ?? 20250611);
 
 /** The hang detector: every call must return within this (a generous bound, not a benchmark). */
 export const CALL_MS = 1000;
-
 
 /**
  * State floats: moderate ones mostly, and any up to ±STATE_MAX (subnormals and ±0 included). The
@@ -23,10 +24,12 @@ export const CALL_MS = 1000;
  */
 export const STATE_MAX = 1e6;
 export const STATE_MIN = 1e-30;
-export const stateFloat = fc.oneof(
-  { weight: 3, arbitrary: fc.float({ min: -100, max: 100, noNaN: true }) },
-  { weight: 1, arbitrary: fc.float({ min: -STATE_MAX, max: STATE_MAX, noNaN: true }) },
-).map((v) => (Math.abs(v) < STATE_MIN ? 0 : v));
+export const stateFloat = fc
+  .oneof(
+    { weight: 3, arbitrary: fc.float({ min: -100, max: 100, noNaN: true }) },
+    { weight: 1, arbitrary: fc.float({ min: -STATE_MAX, max: STATE_MAX, noNaN: true }) },
+  )
+  .map((v) => (Math.abs(v) < STATE_MIN ? 0 : v));
 
 /**
  * Parameters: 0 (or the smallest float32 for a rule > 0) and [PARAM_MIN, PARAM_MAX]. Beyond that
@@ -38,7 +41,8 @@ export const PARAM_MAX = 1e6;
 
 function paramFloat(rule: ParamKind['rule']): fc.Arbitrary<number> {
   if (rule === 'gain') return fc.oneof(fc.constantFrom(0, 1), fc.float({ min: 0, max: 1, noNaN: true }));
-  if (rule === 'slerpT') return fc.oneof(fc.constantFrom(0, 1, 1000), fc.float({ min: 0, max: 1000, noNaN: true })).map((v) => (Object.is(v, -0) ? 0 : v));
+  if (rule === 'slerpT')
+    return fc.oneof(fc.constantFrom(0, 1, 1000), fc.float({ min: 0, max: 1000, noNaN: true })).map((v) => (Object.is(v, -0) ? 0 : v));
   const lowest = rule === 'positive' ? PARAM_MIN : 0;
   return fc
     .oneof(
@@ -50,17 +54,22 @@ function paramFloat(rule: ParamKind['rule']): fc.Arbitrary<number> {
 }
 
 /** dt: 0, a frame, or any finite float64 ≥ 0 (huge and subnormal ones included). */
-export const dtArb = fc.oneof(
-  fc.constantFrom(0, 1 / 60, 1 / 30, 0.1),
-  fc.double({ min: 1e-6, max: 10, noNaN: true }),
-  fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
-  fc.double({ min: 0, max: 1e-300, noNaN: true }),
-).map((v) => (Object.is(v, -0) ? 0 : v));
+export const dtArb = fc
+  .oneof(
+    fc.constantFrom(0, 1 / 60, 1 / 30, 0.1),
+    fc.double({ min: 1e-6, max: 10, noNaN: true }),
+    fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
+    fc.double({ min: 0, max: 1e-300, noNaN: true }),
+  )
+  .map((v) => (Object.is(v, -0) ? 0 : v));
 
 /** gainDt: the accepted range (docs/DECISIONS.md, "Accepted ranges"). */
 export const GAIN_DT_MIN = 2 ** -60;
 export const GAIN_DT_MAX = 2 ** 60;
-const gainDtArb = fc.oneof(fc.constantFrom(1 / 60, GAIN_DT_MIN, GAIN_DT_MAX), fc.double({ min: GAIN_DT_MIN, max: GAIN_DT_MAX, noNaN: true }));
+const gainDtArb = fc.oneof(
+  fc.constantFrom(1 / 60, GAIN_DT_MIN, GAIN_DT_MAX),
+  fc.double({ min: GAIN_DT_MIN, max: GAIN_DT_MAX, noNaN: true }),
+);
 
 /** Where an array lives: solver memory, a plain array, or another solver's memory (copied). */
 export type Placement = 'alloc' | 'plain' | 'foreign';
@@ -85,9 +94,9 @@ function widthOf(kind: ArrayKind, count: number): number {
 
 /** A valid case for a method's argument list. */
 export function caseArb(kinds: ArgKind[]): fc.Arbitrary<Case> {
-  return fc.record({ n: fc.integer({ min: 0, max: 9 }), count: fc.integer({ min: 1, max: 5 }) }).chain(({ n, count }) =>
-    fc.tuple(...kinds.map((kind) => argArb(kind, n, count))).map((args) => ({ n, count, args })),
-  );
+  return fc
+    .record({ n: fc.integer({ min: 0, max: 9 }), count: fc.integer({ min: 1, max: 5 }) })
+    .chain(({ n, count }) => fc.tuple(...kinds.map((kind) => argArb(kind, n, count))).map((args) => ({ n, count, args })));
 }
 
 function argArb(kind: ArgKind, n: number, count: number): fc.Arbitrary<Drawn> {
@@ -95,21 +104,34 @@ function argArb(kind: ArgKind, n: number, count: number): fc.Arbitrary<Drawn> {
     case 'in':
     case 'out': {
       const length = n * widthOf(kind, count);
-      return fc.record({ values: fc.array(stateFloat, { minLength: length, maxLength: length }), placement: placementArb })
+      return fc
+        .record({ values: fc.array(stateFloat, { minLength: length, maxLength: length }), placement: placementArb })
         .map(({ values, placement }) => ({ kind: 'array' as const, values, placement }));
     }
     case 'param': {
       const value = paramFloat(kind.rule);
-      const perElement = fc.record({ values: fc.array(value, { minLength: n, maxLength: n }), placement: placementArb })
+      const perElement = fc
+        .record({ values: fc.array(value, { minLength: n, maxLength: n }), placement: placementArb })
         .map(({ values, placement }) => ({ kind: 'perElement' as const, values, placement }));
       const uniform = (kind.optional ? fc.option(value, { nil: undefined }) : value).map((v) => ({ kind: 'number' as const, value: v }));
       return fc.oneof(uniform, perElement);
     }
-    case 'dt': return dtArb.map((value) => ({ kind: 'number' as const, value }));
-    case 'gainDt': return gainDtArb.map((value) => ({ kind: 'number' as const, value }));
-    case 'count': return fc.constant({ kind: 'number' as const, value: count });
+    case 'dt':
+      return dtArb.map((value) => ({ kind: 'number' as const, value }));
+    case 'gainDt':
+      return gainDtArb.map((value) => ({ kind: 'number' as const, value }));
+    case 'count':
+      return fc.constant({ kind: 'number' as const, value: count });
     case 'pdOptions':
-      return fc.constantFrom(undefined, {}, { integrator: 'explicit' }, { integrator: 'semi-implicit' }, { integrator: 'implicit' }, { integrator: 'exact' })
+      return fc
+        .constantFrom(
+          undefined,
+          {},
+          { integrator: 'explicit' },
+          { integrator: 'semi-implicit' },
+          { integrator: 'implicit' },
+          { integrator: 'exact' },
+        )
         .map((value) => ({ kind: 'options' as const, value }));
   }
 }
@@ -125,7 +147,10 @@ export class CallArrays {
   private readonly allocated: [Solver, Float32Array][] = [];
   private readonly canaries: Float32Array[] = [];
 
-  constructor(private readonly solver: Solver, private readonly foreign: Solver) {}
+  constructor(
+    private readonly solver: Solver,
+    private readonly foreign: Solver,
+  ) {}
 
   /** Builds the arguments of `c`. */
   build(c: Case): this {

@@ -16,7 +16,17 @@ import type { Backend, Solver } from '../../dist/index.js';
 import { BACKENDS, makeSolver } from '../helpers/backends.js';
 import { METHODS, NOT_KERNELS, parameterNames, solverMethodNames, type ArgKind } from './table.js';
 import {
-  CALL_MS, CallArrays, GAIN_DT_MAX, GAIN_DT_MIN, RUNS, SEED, caseArb, namesArgument, plainCopies, timedCall, type Case,
+  CALL_MS,
+  CallArrays,
+  GAIN_DT_MAX,
+  GAIN_DT_MIN,
+  RUNS,
+  SEED,
+  caseArb,
+  namesArgument,
+  plainCopies,
+  timedCall,
+  type Case,
 } from './harness.js';
 
 const MiB = 1024 * 1024;
@@ -27,18 +37,34 @@ const MiB = 1024 * 1024;
  * quaternions, timedSpringDamper's goal). Marked as expected failures, so the test flips to
  * failing (and this list must shrink) once they are fixed.
  */
-const KNOWN_SIMD_DEFECTS = new Set(['quatDamper', 'quatInertializeTransition', 'quatInertializeUpdate', 'quatNormalize', 'quatSimpleSpringDamper', 'timedSpringDamper']);
+const KNOWN_SIMD_DEFECTS = new Set([
+  'quatDamper',
+  'quatInertializeTransition',
+  'quatInertializeUpdate',
+  'quatNormalize',
+  'quatSimpleSpringDamper',
+  'timedSpringDamper',
+]);
 const params = (offset: number) => ({ numRuns: RUNS, seed: SEED + offset, endOnFailure: true });
 
 describe('fuzz table', () => {
   it('describes every Solver method, with the argument names the method declares', async () => {
     const solver = await makeSolver('js');
     const names = solverMethodNames(solver).filter((name) => !NOT_KERNELS.has(name));
-    expect(names.filter((name) => !(name in METHODS)), 'Solver methods without a fuzz description in test/fuzz/table.ts').toEqual([]);
-    expect(Object.keys(METHODS).filter((name) => !names.includes(name)), 'table entries that are not Solver methods').toEqual([]);
+    expect(
+      names.filter((name) => !(name in METHODS)),
+      'Solver methods without a fuzz description in test/fuzz/table.ts',
+    ).toEqual([]);
+    expect(
+      Object.keys(METHODS).filter((name) => !names.includes(name)),
+      'table entries that are not Solver methods',
+    ).toEqual([]);
     for (const name of names) {
       const declared = parameterNames((solver as unknown as Record<string, (...a: never[]) => unknown>)[name]);
-      expect(METHODS[name].map(([arg]) => arg), name).toEqual(declared);
+      expect(
+        METHODS[name].map(([arg]) => arg),
+        name,
+      ).toEqual(declared);
     }
     for (const name of NOT_KERNELS) expect(typeof (solver as unknown as Record<string, unknown>)[name], name).toBe('function');
     solver.dispose();
@@ -63,18 +89,25 @@ function freedArray(solver: Solver, like: Float32Array): Float32Array {
 
 function badValues(kind: ArgKind, first: boolean, n: number): Bad[] {
   const numbers = (values: number[]) => values.map((value) => ({ label: String(Object.is(value, -0) ? '-0' : value), value }));
-  const types = [{ label: 'null', value: null }, { label: 'a string', value: '1' }, { label: 'an Array', value: [1, 2] }];
+  const types = [
+    { label: 'null', value: null },
+    { label: 'a string', value: '1' },
+    { label: 'an Array', value: [1, 2] },
+  ];
   switch (kind.kind) {
     case 'in':
     case 'out': {
       const bads: Bad[] = [
-        ...types, { label: 'undefined', value: undefined }, { label: 'a number', value: 3 },
+        ...types,
+        { label: 'undefined', value: undefined },
+        { label: 'a number', value: 3 },
         { label: 'a Float64Array', make: (_a, valid) => new Float64Array((valid as Float32Array).length) },
         { label: 'a detached array', make: (_a, valid) => detachedArray((valid as Float32Array).length) },
         { label: 'a freed array', make: (_a, valid, solver) => freedArray(solver, valid as Float32Array) },
       ];
       const width = typeof kind.width === 'number' ? kind.width : 0;
-      if (!first || width > 1) bads.push({ label: 'one float longer', make: (_a, valid) => new Float32Array((valid as Float32Array).length + 1) });
+      if (!first || width > 1)
+        bads.push({ label: 'one float longer', make: (_a, valid) => new Float32Array((valid as Float32Array).length + 1) });
       return bads;
     }
     case 'param': {
@@ -85,16 +118,36 @@ function badValues(kind: ArgKind, first: boolean, n: number): Bad[] {
       bads.push({ label: 'a per-element array one longer', make: () => new Float32Array(n + 1).fill(0.5) });
       bads.push({ label: 'a freed per-element array', make: (_a, _v, solver) => freedArray(solver, new Float32Array(n).fill(0.5)) });
       if (n > 0) {
-        for (const bad of [NaN, -0, -1, Infinity, ...(kind.rule === 'positive' ? [0] : []), ...(kind.rule === 'gain' ? [2] : []), ...(kind.rule === 'slerpT' ? [2000] : [])]) {
-          bads.push({ label: `a per-element array holding ${Object.is(bad, -0) ? '-0' : bad}`, make: () => new Float32Array(n).fill(0.5).fill(bad, n - 1) });
+        for (const bad of [
+          NaN,
+          -0,
+          -1,
+          Infinity,
+          ...(kind.rule === 'positive' ? [0] : []),
+          ...(kind.rule === 'gain' ? [2] : []),
+          ...(kind.rule === 'slerpT' ? [2000] : []),
+        ]) {
+          bads.push({
+            label: `a per-element array holding ${Object.is(bad, -0) ? '-0' : bad}`,
+            make: () => new Float32Array(n).fill(0.5).fill(bad, n - 1),
+          });
         }
       }
       return bads;
     }
-    case 'dt': return [...types.slice(0, 2), { label: 'undefined', value: undefined }, ...numbers([NaN, Infinity, -1, -0, -5e-324])];
-    case 'gainDt': return [...types.slice(0, 2), ...numbers([0, -0, NaN, Infinity, -1, 5e-324, GAIN_DT_MIN / 2, GAIN_DT_MAX * 2])];
-    case 'count': return [...types.slice(0, 2), ...numbers([0, 1.5, 16385, NaN, -1])];
-    case 'pdOptions': return [{ label: 'a string', value: 'exact' }, { label: 'null', value: null }, { label: 'integrator rk4', value: { integrator: 'rk4' } }, { label: 'integrator 3', value: { integrator: 3 } }];
+    case 'dt':
+      return [...types.slice(0, 2), { label: 'undefined', value: undefined }, ...numbers([NaN, Infinity, -1, -0, -5e-324])];
+    case 'gainDt':
+      return [...types.slice(0, 2), ...numbers([0, -0, NaN, Infinity, -1, 5e-324, GAIN_DT_MIN / 2, GAIN_DT_MAX * 2])];
+    case 'count':
+      return [...types.slice(0, 2), ...numbers([0, 1.5, 16385, NaN, -1])];
+    case 'pdOptions':
+      return [
+        { label: 'a string', value: 'exact' },
+        { label: 'null', value: null },
+        { label: 'integrator rk4', value: { integrator: 'rk4' } },
+        { label: 'integrator 3', value: { integrator: 3 } },
+      ];
   }
 }
 
@@ -180,44 +233,51 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend: Backend
     });
 
     const pairs = outputs.flatMap((o) =>
-      kinds.flatMap((k, i) => (i !== o && (k.kind === 'in' || k.kind === 'out') && (k as { width: unknown }).width === (kinds[o] as { width: unknown }).width ? [[i, o] as const] : [])),
+      kinds.flatMap((k, i) =>
+        i !== o && (k.kind === 'in' || k.kind === 'out') && (k as { width: unknown }).width === (kinds[o] as { width: unknown }).width
+          ? [[i, o] as const]
+          : [],
+      ),
     );
     // Defined only for methods with an input and an output of the same width (no skipped tests).
-    if (pairs.length > 0) it('aliasing: accepted only where it computes what a copy computes', () => {
-      const arb = caseArb(kinds).chain((c) => fc.constantFrom(...pairs).map(([i, o]) => ({ c, i, o })));
-      fc.assert(
-        fc.property(arb, ({ c, i, o }) => {
-          const aliased = new CallArrays(solver, foreign).build(c);
-          const copied = new CallArrays(solver, foreign).build(c);
-          try {
-            aliased.values[i] = aliased.values[o];
-            copied.values[i] = Float32Array.from(copied.values[o] as Float32Array);
-            const before = aliased.snapshot();
-            const { error } = timedCall(solver, method, aliased.values);
-            const label = `${names[i]} ≡ ${names[o]}`;
-            if (error) {
-              expect(namesArgument(error, method, names[i]) && namesArgument(error, method, names[o]), `${label}: ${String(error)}`).toBe(true);
-              expect(error, label).toBeInstanceOf(RangeError);
-              expect(aliased.snapshot(), `${label}: a rejected call wrote`).toEqual(before);
-              return;
+    if (pairs.length > 0)
+      it('aliasing: accepted only where it computes what a copy computes', () => {
+        const arb = caseArb(kinds).chain((c) => fc.constantFrom(...pairs).map(([i, o]) => ({ c, i, o })));
+        fc.assert(
+          fc.property(arb, ({ c, i, o }) => {
+            const aliased = new CallArrays(solver, foreign).build(c);
+            const copied = new CallArrays(solver, foreign).build(c);
+            try {
+              aliased.values[i] = aliased.values[o];
+              copied.values[i] = Float32Array.from(copied.values[o] as Float32Array);
+              const before = aliased.snapshot();
+              const { error } = timedCall(solver, method, aliased.values);
+              const label = `${names[i]} ≡ ${names[o]}`;
+              if (error) {
+                expect(namesArgument(error, method, names[i]) && namesArgument(error, method, names[o]), `${label}: ${String(error)}`).toBe(
+                  true,
+                );
+                expect(error, label).toBeInstanceOf(RangeError);
+                expect(aliased.snapshot(), `${label}: a rejected call wrote`).toEqual(before);
+                return;
+              }
+              const { error: copyError } = timedCall(solver, method, copied.values);
+              if (copyError) throw copyError;
+              for (const out of outputs) {
+                if (out === i) continue; // the input itself, compared as the output o
+                const got = aliased.values[out] as Float32Array;
+                const want = copied.values[out] as Float32Array;
+                expect(sameBits(got, want), `${label}: ${names[out]} is ${Array.from(got)}, with a copy ${Array.from(want)}`).toBe(true);
+              }
+              if (kinds[i].kind === 'out' && c.n > 0) expect.unreachable(`${label}: two outputs as one array were accepted`);
+            } finally {
+              aliased.release();
+              copied.release();
             }
-            const { error: copyError } = timedCall(solver, method, copied.values);
-            if (copyError) throw copyError;
-            for (const out of outputs) {
-              if (out === i) continue; // the input itself, compared as the output o
-              const got = aliased.values[out] as Float32Array;
-              const want = copied.values[out] as Float32Array;
-              expect(sameBits(got, want), `${label}: ${names[out]} is ${Array.from(got)}, with a copy ${Array.from(want)}`).toBe(true);
-            }
-            if (kinds[i].kind === 'out' && c.n > 0) expect.unreachable(`${label}: two outputs as one array were accepted`);
-          } finally {
-            aliased.release();
-            copied.release();
-          }
-        }),
-        params(2000 + index),
-      );
-    });
+          }),
+          params(2000 + index),
+        );
+      });
 
     it('a disposed solver: a TypeError naming the method', async () => {
       const disposed = await makeSolver(backend, MiB);

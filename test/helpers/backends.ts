@@ -30,8 +30,13 @@ export function isWasm(backend: Backend): boolean {
 }
 
 export type FnName =
-  | 'damper' | 'springDamper' | 'springDamperStiffness' | 'springDamperRatio'
-  | 'criticalSpringDamper' | 'simpleSpringDamper' | 'decaySpringDamper';
+  | 'damper'
+  | 'springDamper'
+  | 'springDamperStiffness'
+  | 'springDamperRatio'
+  | 'criticalSpringDamper'
+  | 'simpleSpringDamper'
+  | 'decaySpringDamper';
 
 /** The solvers and the reference module both have these methods, with the same signatures. */
 export type Kernels = Pick<Solver, FnName>;
@@ -51,7 +56,14 @@ export interface FnInfo {
 export const FUNCTIONS: readonly FnInfo[] = [
   { name: 'damper', mode: null, hasV: false, hasG: true, hasQ: false, params: ['halflife'] },
   { name: 'springDamper', mode: SpringMode.FrequencyHalflife, hasV: true, hasG: true, hasQ: true, params: ['frequency', 'halflife'] },
-  { name: 'springDamperStiffness', mode: SpringMode.StiffnessDamping, hasV: true, hasG: true, hasQ: true, params: ['stiffness', 'damping'] },
+  {
+    name: 'springDamperStiffness',
+    mode: SpringMode.StiffnessDamping,
+    hasV: true,
+    hasG: true,
+    hasQ: true,
+    params: ['stiffness', 'damping'],
+  },
   { name: 'springDamperRatio', mode: SpringMode.RatioHalflife, hasV: true, hasG: true, hasQ: true, params: ['dampingRatio', 'halflife'] },
   { name: 'criticalSpringDamper', mode: SpringMode.Critical, hasV: true, hasG: true, hasQ: true, params: ['halflife'] },
   { name: 'simpleSpringDamper', mode: SpringMode.Critical, hasV: true, hasG: true, hasQ: false, params: ['halflife'] },
@@ -67,7 +79,14 @@ export function fnInfo(name: FnName): FnInfo {
  * v, g, q are ignored by the methods without them.
  */
 export function callKernel(
-  target: Kernels, name: FnName, x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, p: Param[], dt: number,
+  target: Kernels,
+  name: FnName,
+  x: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  q: Float32Array,
+  p: Param[],
+  dt: number,
 ): void {
   switch (name) {
     case 'damper':

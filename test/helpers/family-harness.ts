@@ -70,7 +70,11 @@ const FLOAT32_MIN_NORMAL = 2 ** -126;
  * magnitude of the terms of element i), with one expect that names the worst element.
  */
 export function expectWithin(
-  label: string, actual: ArrayLike<number>, expected: ArrayLike<number>, scale: ArrayLike<number>, tolerance: number,
+  label: string,
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  scale: ArrayLike<number>,
+  tolerance: number,
 ): void {
   expect(actual.length, `${label}: length`).toBe(expected.length);
   let worst = -1;
@@ -84,7 +88,10 @@ export function expectWithin(
       worstRatio = ratio;
     }
   }
-  const detail = worst < 0 ? 'ok' : `element ${worst}: got ${actual[worst]}, expected ${expected[worst]} ± ${tolerance * scale[worst] + FLOAT32_MIN_NORMAL}`;
+  const detail =
+    worst < 0
+      ? 'ok'
+      : `element ${worst}: got ${actual[worst]}, expected ${expected[worst]} ± ${tolerance * scale[worst] + FLOAT32_MIN_NORMAL}`;
   expect(detail, label).toBe('ok');
 }
 
@@ -129,7 +136,12 @@ export interface ParitySpec<Impl> {
  * reference itself, this checks only the plumbing (arguments, copies, dispatch), not the maths.
  */
 export function checkParity<Impl>(
-  solver: Solver & Impl, reference: Impl, kind: ArrayKind, mode: ParamMode, seed: number, spec: ParitySpec<Impl>,
+  solver: Solver & Impl,
+  reference: Impl,
+  kind: ArrayKind,
+  mode: ParamMode,
+  seed: number,
+  spec: ParitySpec<Impl>,
 ): void {
   const rng = mulberry32(seed);
   let arrays = spec.start(rng, spec.n);
@@ -144,7 +156,13 @@ export function checkParity<Impl>(
     spec.run(solver, actual, solverParams, dt);
     const scales = spec.scales({ arrays, params, dt }, expected);
     for (const name of spec.outputs) {
-      expectWithin(`${solver.backend} ${kind} ${mode} step ${step} dt ${dt}: ${name}`, actual[name], expected[name], scales[name], PARITY_TOLERANCE);
+      expectWithin(
+        `${solver.backend} ${kind} ${mode} step ${step} dt ${dt}: ${name}`,
+        actual[name],
+        expected[name],
+        scales[name],
+        PARITY_TOLERANCE,
+      );
     }
     release(solver, kind, [...Object.values(actual), ...solverParams]);
     arrays = expected;
@@ -168,7 +186,11 @@ export function rejecter(arrays: Float32Array[]) {
 
 /** Asserts `call` throws `type` with a message naming `method` and `argument`, and left `arrays` as they were. */
 export function expectRejected(
-  call: () => void, type: typeof TypeError | typeof RangeError, method: string, argument: string, arrays: Float32Array[],
+  call: () => void,
+  type: typeof TypeError | typeof RangeError,
+  method: string,
+  argument: string,
+  arrays: Float32Array[],
 ): void {
   const before = snapshot(arrays);
   let error: unknown = null;

@@ -47,7 +47,10 @@ describe("a webpack bundle importing 'spring-solver'", () => {
     // Node bundles are usually left unminified (and terser is the slow part of a build).
     const outdir = await bundle('node-main.js', 'node', { target: 'node', optimization: { minimize: false } });
     const { files } = await listOutput(outdir);
-    expect(files.filter((file) => file.endsWith('.wasm'))).toEqual([expect.stringMatching(HASHED_WASM), expect.stringMatching(HASHED_WASM)]);
+    expect(files.filter((file) => file.endsWith('.wasm'))).toEqual([
+      expect.stringMatching(HASHED_WASM),
+      expect.stringMatching(HASHED_WASM),
+    ]);
     for (const backend of [undefined, 'wasm']) {
       const { result, stderr } = await runNodeBundle(join(outdir, 'main.js'), backend);
       expect(result.backend).toBe(backend ?? 'simd');
@@ -68,7 +71,11 @@ describe("a webpack bundle importing 'spring-solver'", () => {
       expect(result.backend).toBe('simd');
       expect(result.fallbackReason).toBeNull();
       expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
-      expect(server.requests).toContainEqual({ path: expect.stringMatching(/^\/[0-9a-f]{20}\.wasm$/), status: 200, contentType: 'application/wasm' });
+      expect(server.requests).toContainEqual({
+        path: expect.stringMatching(/^\/[0-9a-f]{20}\.wasm$/),
+        status: 200,
+        contentType: 'application/wasm',
+      });
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
     } finally {

@@ -69,11 +69,15 @@ describe('createSolver() fallbacks', () => {
 
   it("onFallback 'throw' rejects with an Error naming the reason, whose cause is the load error", async () => {
     const error: Error = await createSolver({ wasm: { simd: notWasm(14) }, onFallback: 'throw' }).then(
-      () => { throw new Error('createSolver resolved'); },
+      () => {
+        throw new Error('createSolver resolved');
+      },
       (e: Error) => e,
     );
     expect(error.constructor).toBe(Error);
-    expect(error.message).toMatch(/^createSolver: the SIMD build \(from 14 bytes\) failed to load: CompileError: .+ \(onFallback is 'throw'\)$/);
+    expect(error.message).toMatch(
+      /^createSolver: the SIMD build \(from 14 bytes\) failed to load: CompileError: .+ \(onFallback is 'throw'\)$/,
+    );
     expect((error.cause as Error).name).toBe('CompileError');
     expect(warn).not.toHaveBeenCalled();
   });
@@ -90,7 +94,9 @@ describe('createSolver() fallbacks', () => {
   it('a forced backend that fails to load still throws the load error, whatever onFallback says', async () => {
     for (const onFallback of ['warn', 'silent'] as const) {
       await expect(createSolver({ backend: 'simd', wasm: { simd: notWasm(15) }, onFallback })).rejects.toThrow(WebAssembly.CompileError);
-      await expect(createSolver({ backend: 'wasm', wasm: { scalar: new URL('file:///nonexistent/x.wasm') }, onFallback })).rejects.toThrow(/ENOENT/);
+      await expect(createSolver({ backend: 'wasm', wasm: { scalar: new URL('file:///nonexistent/x.wasm') }, onFallback })).rejects.toThrow(
+        /ENOENT/,
+      );
     }
     const forced = await createSolver({ backend: 'wasm' });
     expect(forced.fallbackReason).toBeNull();

@@ -36,7 +36,11 @@ async function runPage(wasmContentType: string, query = '', mounts: Record<strin
     const { page, errors, warnings } = await openWatchedPage(browser);
     const result: ScenarioResult = await loadScenario(page, `${server.url}${query}`);
     const streaming = await page.evaluate(
-      (url) => WebAssembly.compileStreaming(fetch(url)).then(() => 'compiled', (error: Error) => error.name),
+      (url) =>
+        WebAssembly.compileStreaming(fetch(url)).then(
+          () => 'compiled',
+          (error: Error) => error.name,
+        ),
       SIMD_WASM,
     );
     await page.context().close();
@@ -85,7 +89,9 @@ describe('a static page importing dist/index.js with no bundler', () => {
     const simdUrl = new URL(SIMD_WASM, url).href;
     expect(requests).toContainEqual({ path: SIMD_WASM, status: 404, contentType: null });
     expect(result.backend).toBe('wasm');
-    expect(result.fallbackReason).toBe(`the SIMD build (from ${simdUrl}) failed to load: spring-solver: fetching ${simdUrl} failed with HTTP 404`);
+    expect(result.fallbackReason).toBe(
+      `the SIMD build (from ${simdUrl}) failed to load: spring-solver: fetching ${simdUrl} failed with HTTP 404`,
+    );
     expect(warnings).toEqual([expect.stringContaining(`runs the slower 'wasm' backend: ${result.fallbackReason}.`)]);
 
     // Forced, the same missing file is an error, not a fallback.
@@ -93,6 +99,8 @@ describe('a static page importing dist/index.js with no bundler', () => {
       () => 'resolved',
       (error: Error) => error.message,
     );
-    expect(forced).toMatch(/^the scenario failed in the page: Error: spring-solver: fetching http:\/\/127\.0\.0\.1:\d+\/node_modules\/spring-solver\/dist\/backends\/wasm\/spring-solver\.simd\.wasm failed with HTTP 404$/);
+    expect(forced).toMatch(
+      /^the scenario failed in the page: Error: spring-solver: fetching http:\/\/127\.0\.0\.1:\d+\/node_modules\/spring-solver\/dist\/backends\/wasm\/spring-solver\.simd\.wasm failed with HTTP 404$/,
+    );
   });
 });

@@ -62,7 +62,11 @@ describe('a Vite-built app importing spring-solver', () => {
       expect(result.fallbackReason).toBeNull();
       expect(warnings).toEqual([]);
       expect(result.x.every(Number.isFinite)).toBe(true);
-      expect(server.requests).toContainEqual({ path: expect.stringMatching(/simd-.*\.wasm$/), status: 200, contentType: 'application/wasm' });
+      expect(server.requests).toContainEqual({
+        path: expect.stringMatching(/simd-.*\.wasm$/),
+        status: 200,
+        contentType: 'application/wasm',
+      });
       expect(errors).toEqual([]);
     });
   });
@@ -113,8 +117,12 @@ describe('a Vite-built app importing spring-solver', () => {
       // …and the solver says so: both builds, each refused by the policy, and one console warning.
       const refused = (build: string, file: string) =>
         `the ${build} build \\(from ${server.url.replace(/[.]/g, '\\.')}assets/${file}-[\\w-]+\\.wasm\\) failed to load: CompileError: [^;]*Content Security Policy[^;]*`;
-      expect(fallback.fallbackReason).toMatch(new RegExp(`^${refused('SIMD', 'spring-solver.simd')}; ${refused('scalar', 'spring-solver.scalar')}$`));
-      expect(warnings).toEqual([`spring-solver: createSolver() runs the slower 'js' backend: ${fallback.fallbackReason}. ${FALLBACK_ADVICE}`]);
+      expect(fallback.fallbackReason).toMatch(
+        new RegExp(`^${refused('SIMD', 'spring-solver.simd')}; ${refused('scalar', 'spring-solver.scalar')}$`),
+      );
+      expect(warnings).toEqual([
+        `spring-solver: createSolver() runs the slower 'js' backend: ${fallback.fallbackReason}. ${FALLBACK_ADVICE}`,
+      ]);
     });
   });
 });

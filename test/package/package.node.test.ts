@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const packed: string[] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }))[0].files.map(
-  (f: { path: string }) => f.path,
-);
+const packed: string[] = JSON.parse(
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+)[0].files.map((f: { path: string }) => f.path);
 
 /** Every file path named by the exports map (wildcards left out). */
 function exportTargets(node: unknown): string[] {
@@ -21,7 +21,14 @@ function exportTargets(node: unknown): string[] {
 
 describe('the published package', () => {
   it('ships the built code, both wasm builds, the README and the changelog', () => {
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/backends/wasm/spring-solver.simd.wasm', 'dist/backends/wasm/spring-solver.scalar.wasm', 'README.md', 'CHANGELOG.md']) {
+    for (const file of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/backends/wasm/spring-solver.simd.wasm',
+      'dist/backends/wasm/spring-solver.scalar.wasm',
+      'README.md',
+      'CHANGELOG.md',
+    ]) {
       expect(packed).toContain(file);
     }
   });
@@ -41,7 +48,11 @@ describe('the published package', () => {
     expect(maps.length).toBeGreaterThan(20);
     const incomplete = maps.filter((file) => {
       const map = JSON.parse(readFileSync(`${root}${file}`, 'utf8'));
-      return !(Array.isArray(map.sourcesContent) && map.sourcesContent.length === map.sources.length && map.sourcesContent.every((s: unknown) => typeof s === 'string'));
+      return !(
+        Array.isArray(map.sourcesContent) &&
+        map.sourcesContent.length === map.sources.length &&
+        map.sourcesContent.every((s: unknown) => typeof s === 'string')
+      );
     });
     expect(incomplete).toEqual([]);
   });

@@ -100,11 +100,21 @@ function holdenSmoothstepSolve(x: number, v: number, overshoot = 0.05, eps = 1e-
 
 /** Distances x and velocities v over many scales and both signs, with zeros. */
 const MAGNITUDES = [0, 1e-6, 0.003, 0.05, 0.1, 0.37, 1, 2.5, 10, 1e3, 1e6];
-const CASES = MAGNITUDES.flatMap((x) => MAGNITUDES.flatMap((v) => [[x, v], [x, -v], [-x, v], [-x, -v]] as const));
+const CASES = MAGNITUDES.flatMap((x) =>
+  MAGNITUDES.flatMap(
+    (v) =>
+      [
+        [x, v],
+        [x, -v],
+        [-x, v],
+        [-x, -v],
+      ] as const,
+  ),
+);
 const OVERSHOOTS = [0, 0.05, 0.3, 2];
 
 describe('smoothstepSolve', () => {
-  it('continues the motion: s·S\'(t) = v, and ends on the target: s·(1 − S(t)) = x', () => {
+  it("continues the motion: s·S'(t) = v, and ends on the target: s·(1 − S(t)) = x", () => {
     for (const overshoot of OVERSHOOTS) {
       for (const [x, v] of CASES) {
         const { t, s } = smoothstepSolve(x, v, overshoot);

@@ -6,8 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  SecondOrderDynamics, criticalHalflife, dampingRatioToDamping, dampingToHalflife, frequencyToStiffness, fzrToK,
-  halflifeToDamping, kToFzr, stiffnessToFrequency,
+  SecondOrderDynamics,
+  criticalHalflife,
+  dampingRatioToDamping,
+  dampingToHalflife,
+  frequencyToStiffness,
+  fzrToK,
+  halflifeToDamping,
+  kToFzr,
+  stiffnessToFrequency,
 } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, useSolvers } from '../helpers/backends.js';
@@ -30,7 +37,10 @@ function tableRows(): Row[] {
   const body = doc.split('<!-- equivalent-settings:start -->')[1].split('<!-- equivalent-settings:end -->')[0];
   const lines = body.trim().split('\n').slice(2); // header and separator
   return lines.map((line) => {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const printed = {} as Record<Column, number>;
     const defining: Column[] = [];
     COLUMNS.forEach((column, k) => {
@@ -47,12 +57,20 @@ function springOf(row: Row): { s: number; d: number } {
   const v = row.printed;
   const key = [...row.defining].sort().join(',');
   switch (key) {
-    case 'ζ,ω': return { s: v.ω ** 2, d: 2 * v.ζ * v.ω }; // Bowles: s = ω², d = 2ζω
-    case 'f,ζ': return { s: (2 * Math.PI * v.f) ** 2, d: 2 * v.ζ * 2 * Math.PI * v.f }; // ω = 2πf
-    case 'halflife,ζ': { const d = (4 * LN2) / v.halflife; return { s: (d / (2 * v.ζ)) ** 2, d }; } // d = 4ln2/h, ζ = d/(2√s)
-    case 'f,halflife': return { s: (2 * Math.PI * v.f) ** 2, d: (4 * LN2) / v.halflife }; // Holden's springDamper
-    case 'damping,stiffness': return { s: v.stiffness, d: v.damping };
-    default: throw new Error(`no conversion from ${key}`);
+    case 'ζ,ω':
+      return { s: v.ω ** 2, d: 2 * v.ζ * v.ω }; // Bowles: s = ω², d = 2ζω
+    case 'f,ζ':
+      return { s: (2 * Math.PI * v.f) ** 2, d: 2 * v.ζ * 2 * Math.PI * v.f }; // ω = 2πf
+    case 'halflife,ζ': {
+      const d = (4 * LN2) / v.halflife;
+      return { s: (d / (2 * v.ζ)) ** 2, d };
+    } // d = 4ln2/h, ζ = d/(2√s)
+    case 'f,halflife':
+      return { s: (2 * Math.PI * v.f) ** 2, d: (4 * LN2) / v.halflife }; // Holden's springDamper
+    case 'damping,stiffness':
+      return { s: v.stiffness, d: v.damping };
+    default:
+      throw new Error(`no conversion from ${key}`);
   }
 }
 
@@ -75,7 +93,9 @@ describe('docs/parameterisations.md: the table of equivalent settings', () => {
     for (const column of COLUMNS) {
       // A value printed to 5 significant digits is within half a unit of its 5th digit.
       const halfUnit = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(exact[column]))) - 4);
-      expect(Math.abs(row.printed[column] - exact[column]), `${column}: ${row.printed[column]} vs ${exact[column]}`).toBeLessThanOrEqual(halfUnit * (1 + 1e-9));
+      expect(Math.abs(row.printed[column] - exact[column]), `${column}: ${row.printed[column]} vs ${exact[column]}`).toBeLessThanOrEqual(
+        halfUnit * (1 + 1e-9),
+      );
     }
   });
 
@@ -157,9 +177,14 @@ describe('docs/parameterisations.md: every parameterisation of a row is the same
       // ∞-norm); the float32 parameters differ from (w, ζ) by ≤ 2u relative, which moves the
       // solution at t by ≤ 2u·(ωt + 1)·(|x0 − g| + …) — covered by the same sum over 48 steps.
       const T = reference.linearTransition(w, zeta, dt);
-      accumulated += 8 * u * (Math.abs(g0) + (Math.abs(T.xx) + Math.abs(T.xv) * w + Math.abs(T.vx) / w + Math.abs(T.vv)) * Math.abs(x0 - g0)) + 4 * u * (w * t + 1) * Math.abs(x0 - g0);
+      accumulated +=
+        8 * u * (Math.abs(g0) + (Math.abs(T.xx) + Math.abs(T.xv) * w + Math.abs(T.vx) / w + Math.abs(T.vv)) * Math.abs(x0 - g0)) +
+        4 * u * (w * t + 1) * Math.abs(x0 - g0);
       const bound = transitionGain(w, zeta, t) * accumulated;
-      const all = { ...Object.fromEntries(Object.entries(runs).map(([name, [p, v]]) => [name, [p[0], v[0]]])), SecondOrderDynamics: [sod.y[0], sod.yd[0]] };
+      const all = {
+        ...Object.fromEntries(Object.entries(runs).map(([name, [p, v]]) => [name, [p[0], v[0]]])),
+        SecondOrderDynamics: [sod.y[0], sod.yd[0]],
+      };
       for (const [name, [p, v]] of Object.entries(all)) {
         expect(Math.abs(p - xt), `${name} x at t ${t}`).toBeLessThanOrEqual(bound);
         expect(Math.abs(v - vt) / w, `${name} v/ω at t ${t}`).toBeLessThanOrEqual(bound);

@@ -91,7 +91,12 @@ describe('resonantFrequency: the frequency parameter of largest steady-state res
   const rows = HALFLIVES.map((halflife) => {
     const coarse = sweepPeak(halflife, COARSE, 12, COARSE);
     const fine = sweepPeak(halflife, coarse.frequency - COARSE, coarse.frequency + COARSE, FINE);
-    return { halflife, peak: fine, ours: resonantFrequency(GOAL_FREQUENCY, halflife), holden: holdenResonantFrequency(GOAL_FREQUENCY, halflife) };
+    return {
+      halflife,
+      peak: fine,
+      ours: resonantFrequency(GOAL_FREQUENCY, halflife),
+      holden: holdenResonantFrequency(GOAL_FREQUENCY, halflife),
+    };
   });
 
   it.each(rows)('halflife $halflife s: the swept peak is at resonantFrequency', ({ halflife, peak, ours }) => {
@@ -157,6 +162,12 @@ describe('resonantFrequency: edge cases', () => {
     expect(resonantFrequency(1, 1e-300)).toBe(halflifeToDamping(1e-300) / TWO_PI);
   });
   it('negative or NaN arguments give NaN', () => {
-    for (const [f, h] of [[-1, 1], [1, -1], [NaN, 1], [1, NaN]]) expect(resonantFrequency(f!, h!)).toBeNaN();
+    for (const [f, h] of [
+      [-1, 1],
+      [1, -1],
+      [NaN, 1],
+      [1, NaN],
+    ])
+      expect(resonantFrequency(f!, h!)).toBeNaN();
   });
 });

@@ -91,7 +91,7 @@ describe('pdSpring: explicit / semi-implicit / implicit reproduce the source for
         pn = p + vn * dt; // Bowles semi-implicit Euler: pos += vel·dt (new vel)
       } else {
         const F = w * w * (g - (p + dt * v)) + 2 * z * w * (q - v); // Bowles/Tan stable PD: spring at pos + dt·vel
-        vn = v + F * dt / (1 + dt * 2 * z * w); // Bowles/Tan stable PD: implicit damping denominator
+        vn = v + (F * dt) / (1 + dt * 2 * z * w); // Bowles/Tan stable PD: implicit damping denominator
         pn = p + vn * dt; // Bowles stable PD: pos += vel·dt
       }
       outPos[i] = pn;
@@ -236,7 +236,11 @@ describe("pdSpring 'exact' matches the textbook closed form", () => {
 
   it('within 1e-12 of critical it matches the critical formula (where textbook formulas break down)', () => {
     for (const zeta of [1 - 1e-12, 1 + 1e-12]) {
-      for (const [omega, dt] of [[3, 0.5], [TWO_PI * 20, 1 / 60], [TWO_PI * 20, 1]] as const) {
+      for (const [omega, dt] of [
+        [3, 0.5],
+        [TWO_PI * 20, 1 / 60],
+        [TWO_PI * 20, 1],
+      ] as const) {
         const pos = new Float64Array([0.7]);
         const vel = new Float64Array([-2]);
         pdSpring(pos, vel, new Float64Array([-0.4]), new Float64Array([0.3]), omega, zeta, dt, { integrator: 'exact' });
@@ -434,7 +438,11 @@ describe('stability and convergence to a constant target', () => {
   });
 
   it("'explicit' at ζ = 0 is unconditionally unstable: energy grows by exactly 1 + (ω·dt)² per step", () => {
-    for (const [omega, dt] of [[1, 1 / 240], [TWO_PI * 2, 1 / 60], [TWO_PI * 20, 0.25]] as const) {
+    for (const [omega, dt] of [
+      [1, 1 / 240],
+      [TWO_PI * 2, 1 / 60],
+      [TWO_PI * 20, 0.25],
+    ] as const) {
       const pos = new Float64Array([0.2]);
       const vel = new Float64Array([-1.1]);
       const g = new Float64Array([1]);

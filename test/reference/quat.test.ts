@@ -80,9 +80,15 @@ function quatDist(a: ArrayLike<number>, b: ArrayLike<number>): number {
 function matrixOf(q: ArrayLike<number>): number[] {
   const [x, y, z, w] = [q[0]!, q[1]!, q[2]!, q[3]!];
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - z * w),
+    2 * (x * z + y * w),
+    2 * (x * y + z * w),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - x * w),
+    2 * (x * z - y * w),
+    2 * (y * z + x * w),
+    1 - 2 * (x * x + y * y),
   ];
 }
 
@@ -253,8 +259,10 @@ describe('quatSimpleSpringDamper', () => {
       cases++;
       const g = Float64Array.from(randomQuat(r));
       const q0 = mul(fromScaledAngleAxis(x0), g);
-      const qa = Float64Array.from(q0), wa = Float64Array.from(w0);
-      const qb = Float64Array.from(q0), wb = Float64Array.from(w0);
+      const qa = Float64Array.from(q0),
+        wa = Float64Array.from(w0);
+      const qb = Float64Array.from(q0),
+        wb = Float64Array.from(w0);
       quatSimpleSpringDamper(qa, wa, g, 0.3, 0.5);
       for (let s = 0; s < 50; s++) quatSimpleSpringDamper(qb, wb, g, 0.3, 0.01);
       // float64 rounding accumulated over 50 steps (each a few ulps of unit-size values): 1e-12 is ample
@@ -310,10 +318,12 @@ describe('quatSimpleSpringDamper', () => {
       g.set(randomQuat(r), 4 * i);
     }
     const hl = Float32Array.from({ length: n }, () => uniform(r, 0.05, 0.5));
-    const qAll = q.slice(), wAll = w.slice();
+    const qAll = q.slice(),
+      wAll = w.slice();
     quatSimpleSpringDamper(qAll, wAll, g, hl, 1 / 30);
     for (let i = 0; i < n; i++) {
-      const qi = q.slice(4 * i, 4 * i + 4), wi = w.slice(3 * i, 3 * i + 3);
+      const qi = q.slice(4 * i, 4 * i + 4),
+        wi = w.slice(3 * i, 3 * i + 3);
       quatSimpleSpringDamper(qi, wi, g.slice(4 * i, 4 * i + 4), hl[i]!, 1 / 30);
       expect(Array.from(qi)).toEqual(Array.from(qAll.slice(4 * i, 4 * i + 4))); // same arithmetic: bit exact
       expect(Array.from(wi)).toEqual(Array.from(wAll.slice(3 * i, 3 * i + 3)));
@@ -387,7 +397,8 @@ describe('quatDecaySpringDamper', () => {
   it('halflife 0 gives identity and zero velocity; dt 0 leaves the state unchanged', () => {
     const q = Float32Array.from([0.5, -0.5, 0.5, -0.5, 0, 0, 0.6, 0.8]);
     const w = Float32Array.from([1e30, -3, 4, 0, 0, 7]);
-    const q0 = q.slice(), w0 = w.slice();
+    const q0 = q.slice(),
+      w0 = w.slice();
     quatDecaySpringDamper(q, w, 0, 0);
     expect(q).toEqual(q0);
     expect(w).toEqual(w0);
@@ -423,10 +434,12 @@ describe('quaternion inertialization', () => {
   it('the output angular velocity is the derivative of the output rotation (parent frame)', () => {
     const r = rng(9);
     for (let n = 0; n < 200; n++) {
-      const offQ = randomQuat(r), inQ = randomQuat(r);
+      const offQ = randomQuat(r),
+        inQ = randomQuat(r);
       const offW = scale(randomAxis(r), uniform(r, 0, 5));
       const inW = scale(randomAxis(r), uniform(r, 0, 5));
-      const outQ = new Float64Array(4), outW = new Float64Array(3);
+      const outQ = new Float64Array(4),
+        outW = new Float64Array(3);
       quatInertializeUpdate(outQ, outW, Float64Array.from(offQ), Float64Array.from(offW), inQ, inW, 0.1, 0);
       // advance the offset's rotation vector by its rate (offW: r(t) = log(offQ) + t·offW) and the
       // input by its angular velocity (dq/dt = ½ ω ⊗ q) for ±ε, take a central difference
@@ -443,9 +456,12 @@ describe('quaternion inertialization', () => {
   it('transition keeps output rotation and angular velocity continuous (1000 random cases)', () => {
     const r = rng(10);
     const n = 1000;
-    const offQ = new Float64Array(4 * n), offW = new Float64Array(3 * n);
-    const srcQ = new Float64Array(4 * n), srcW = new Float64Array(3 * n);
-    const dstQ = new Float64Array(4 * n), dstW = new Float64Array(3 * n);
+    const offQ = new Float64Array(4 * n),
+      offW = new Float64Array(3 * n);
+    const srcQ = new Float64Array(4 * n),
+      srcW = new Float64Array(3 * n);
+    const dstQ = new Float64Array(4 * n),
+      dstW = new Float64Array(3 * n);
     let maxW = 0;
     for (let i = 0; i < n; i++) {
       // random signs (w < 0 included) and angular velocities from 0 to 1e5 rad/s
@@ -457,11 +473,14 @@ describe('quaternion inertialization', () => {
       srcW.set(scale(randomAxis(r), mag()), 3 * i);
       dstW.set(scale(randomAxis(r), mag()), 3 * i);
     }
-    const beforeQ = new Float64Array(4 * n), beforeW = new Float64Array(3 * n);
+    const beforeQ = new Float64Array(4 * n),
+      beforeW = new Float64Array(3 * n);
     quatInertializeUpdate(beforeQ, beforeW, offQ, offW, srcQ, srcW, 0.1, 0); // dt = 0: offsets unchanged
-    const oldOffQ = offQ.slice(), oldOffW = offW.slice();
+    const oldOffQ = offQ.slice(),
+      oldOffW = offW.slice();
     quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW);
-    const afterQ = new Float64Array(4 * n), afterW = new Float64Array(3 * n);
+    const afterQ = new Float64Array(4 * n),
+      afterW = new Float64Array(3 * n);
     quatInertializeUpdate(afterQ, afterW, offQ, offW, dstQ, dstW, 0.1, 0);
     let uncorrectedJump = 0;
     for (let i = 0; i < n; i++) {
@@ -493,8 +512,10 @@ describe('quaternion inertialization', () => {
     const offW = Float64Array.from([1, 2, -1]);
     const inQ = Float64Array.from(randomQuat(r));
     const inW = Float64Array.from([0.5, 0, 0]);
-    const outQ = new Float64Array(4), outW = new Float64Array(3);
-    const refQ = offQ.slice(), refW = offW.slice();
+    const outQ = new Float64Array(4),
+      outW = new Float64Array(3);
+    const refQ = offQ.slice(),
+      refW = offW.slice();
     quatInertializeUpdate(outQ, outW, offQ, offW, inQ, inW, 0.15, 1 / 60);
     quatDecaySpringDamper(refQ, refW, 0.15, 1 / 60);
     expect(Array.from(offQ)).toEqual(Array.from(refQ)); // the same decay call: bit exact
@@ -515,7 +536,8 @@ describe('vector inertialization', () => {
       const v0 = [uniform(r, -20, 20), uniform(r, -20, 20), uniform(r, -20, 20)];
       const halflife = uniform(r, 0.05, 1);
       const dt = uniform(r, 1 / 240, 1 / 20);
-      const x = Float64Array.from(x0), v = Float64Array.from(v0);
+      const x = Float64Array.from(x0),
+        v = Float64Array.from(v0);
       for (let s = 1; s <= 100; s++) {
         vec3DecaySpringDamper(x, v, [halflife], dt);
         for (let k = 0; k < 3; k++) {
@@ -526,7 +548,8 @@ describe('vector inertialization', () => {
         }
       }
     }
-    const x = Float32Array.from([1, 2, 3]), v = Float32Array.from([4, 5, 6]);
+    const x = Float32Array.from([1, 2, 3]),
+      v = Float32Array.from([4, 5, 6]);
     vec3DecaySpringDamper(x, v, 0, 0);
     expect(Array.from(x)).toEqual([1, 2, 3]);
     vec3DecaySpringDamper(x, v, 0, 0.1);
@@ -538,20 +561,26 @@ describe('vector inertialization', () => {
     const r = rng(13);
     const n = 100;
     const rand = (len: number, a: number) => Float64Array.from({ length: len }, () => uniform(r, -a, a));
-    const offX = rand(3 * n, 1), offV = rand(3 * n, 1);
-    const srcX = rand(3 * n, 100), srcV = rand(3 * n, 1e4);
-    const dstX = rand(3 * n, 100), dstV = rand(3 * n, 1e4);
-    const bx = new Float64Array(3 * n), bv = new Float64Array(3 * n);
+    const offX = rand(3 * n, 1),
+      offV = rand(3 * n, 1);
+    const srcX = rand(3 * n, 100),
+      srcV = rand(3 * n, 1e4);
+    const dstX = rand(3 * n, 100),
+      dstV = rand(3 * n, 1e4);
+    const bx = new Float64Array(3 * n),
+      bv = new Float64Array(3 * n);
     inertializeUpdate(bx, bv, offX, offV, srcX, srcV, 0.1, 0);
     inertializeTransition(offX, offV, srcX, srcV, dstX, dstV);
-    const ax = new Float64Array(3 * n), av = new Float64Array(3 * n);
+    const ax = new Float64Array(3 * n),
+      av = new Float64Array(3 * n);
     inertializeUpdate(ax, av, offX, offV, dstX, dstV, 0.1, 0);
     for (let k = 0; k < 3 * n; k++) {
       // (off + src - dst) + dst vs off + src: three roundings of values ≤ ~2e4 ≈ 1e-11, so 1e-9 has 100× margin
       expect(Math.abs(ax[k]! - bx[k]!)).toBeLessThan(1e-9);
       expect(Math.abs(av[k]! - bv[k]!)).toBeLessThan(1e-9);
     }
-    const decayed = offX.slice(), decayedV = offV.slice();
+    const decayed = offX.slice(),
+      decayedV = offV.slice();
     vec3DecaySpringDamper(decayed, decayedV, 0.1, 1 / 60);
     inertializeUpdate(ax, av, offX, offV, dstX, dstV, 0.1, 1 / 60);
     for (let k = 0; k < 3 * n; k++) {
@@ -566,7 +595,8 @@ describe('dot and slerp', () => {
   it('slerp hits both ends and moves at constant angular rate', () => {
     const r = rng(14);
     for (let n = 0; n < 100; n++) {
-      const a = randomQuat(r), b = randomQuat(r);
+      const a = randomQuat(r),
+        b = randomQuat(r);
       const total = angle(mul(b, inv(a)));
       // float64 rounding of unit-size quaternions: 1e-14
       expect(quatDist(slerp(a, b, 0), a)).toBeLessThan(1e-14);

@@ -32,7 +32,7 @@ class Transcription {
     x0: number,
   ) {
     this.k1 = z / (Math.PI * f); // t3ssel8r: k1 = ζ/(πf)
-    this.k2 = 1 / ((2 * Math.PI * f) * (2 * Math.PI * f)); // t3ssel8r: k2 = 1/(2πf)²
+    this.k2 = 1 / (2 * Math.PI * f * (2 * Math.PI * f)); // t3ssel8r: k2 = 1/(2πf)²
     this.k3 = (r * z) / (2 * Math.PI * f); // t3ssel8r: k3 = rζ/(2πf)
     this.xp = x0; // t3ssel8r: initialise previous input, output = x0, velocity 0
     this.y = x0;
@@ -50,12 +50,12 @@ class Transcription {
       const h = T / iterations;
       for (let i = 0; i < iterations; i++) {
         y = y + h * yd; // t3ssel8r: integrate position by velocity
-        yd = yd + h * (x + k3 * xd - y - k1 * yd) / k2; // t3ssel8r: integrate velocity by acceleration
+        yd = yd + (h * (x + k3 * xd - y - k1 * yd)) / k2; // t3ssel8r: integrate velocity by acceleration
       }
     } else if (method === 'clamped') {
-      const k2s = Math.max(k2, T * T / 2 + T * k1 / 2, T * k1); // t3ssel8r: clamp k2 for stability
+      const k2s = Math.max(k2, (T * T) / 2 + (T * k1) / 2, T * k1); // t3ssel8r: clamp k2 for stability
       y = y + T * yd; // t3ssel8r: integrate position by velocity
-      yd = yd + T * (x + k3 * xd - y - k1 * yd) / k2s; // t3ssel8r: integrate velocity by acceleration
+      yd = yd + (T * (x + k3 * xd - y - k1 * yd)) / k2s; // t3ssel8r: integrate velocity by acceleration
     } else {
       const { f, z } = this;
       const w = 2 * Math.PI * f; // t3ssel8r: ω = 2πf
@@ -73,10 +73,10 @@ class Transcription {
       } else {
         this.clampBranch++;
         k1s = k1; // t3ssel8r: k1_stable = k1 when ωT < ζ
-        k2s = Math.max(k2, T * T / 2 + T * k1 / 2, T * k1); // t3ssel8r: clamped k2
+        k2s = Math.max(k2, (T * T) / 2 + (T * k1) / 2, T * k1); // t3ssel8r: clamped k2
       }
       y = y + T * yd; // t3ssel8r: integrate position by velocity
-      yd = yd + T * (x + k3 * xd - y - k1s * yd) / k2s; // t3ssel8r: velocity update with k1s (not k1)
+      yd = yd + (T * (x + k3 * xd - y - k1s * yd)) / k2s; // t3ssel8r: velocity update with k1s (not k1)
     }
     this.y = y;
     this.yd = yd;

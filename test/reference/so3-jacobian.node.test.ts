@@ -37,7 +37,8 @@ function pairs(count: number): [number, number][] {
   const frame = (t: number) => Math.round(t / bvh.frameTime);
   const list: [number, number][] = [];
   while (list.length < count) {
-    const a = uniform(rng, 0.5, 2.0), b = uniform(rng, 0.5, 2.0);
+    const a = uniform(rng, 0.5, 2.0),
+      b = uniform(rng, 0.5, 2.0);
     if (Math.abs(a - b) >= 0.3) list.push([frame(a), frame(b)]);
   }
   return list;
@@ -52,18 +53,30 @@ const slice = (a: Float32Array, f: number, width: number) => a.slice(f * B * wid
 function jumps(rate: (q: number[], w: V3) => V3): number[] {
   const ratios: number[] = [];
   for (const [f0, f1] of pairs(20)) {
-    const srcQ = slice(rotations, f0, 4), srcW = slice(angularVelocities, f0, 3);
-    const dstQ = slice(rotations, f1, 4), dstW = slice(angularVelocities, f1, 3);
+    const srcQ = slice(rotations, f0, 4),
+      srcW = slice(angularVelocities, f0, 3);
+    const dstQ = slice(rotations, f1, 4),
+      dstW = slice(angularVelocities, f1, 3);
     for (let j = 0; j < B; j++) {
       const before = srcW.subarray(3 * j, 3 * j + 3); // zero offsets: the output is the source
       if (norm(before) < 0.2) continue;
-      const sq = Array.from(srcQ.subarray(4 * j, 4 * j + 4)), dq = Array.from(dstQ.subarray(4 * j, 4 * j + 4));
+      const sq = Array.from(srcQ.subarray(4 * j, 4 * j + 4)),
+        dq = Array.from(dstQ.subarray(4 * j, 4 * j + 4));
       const dw = dstW.subarray(3 * j, 3 * j + 3);
       const offQ = abs(mul(sq, inv(dq))); // the transition's offset: the output does not move
       const offW = rate(offQ, sub(before, rotate(offQ, dw)));
       // the output just after: offset exp(r + t·offW) ⊗ destination advancing at dw
       const r = toScaledAngleAxis(offQ);
-      const at = (t: number) => mul(fromScaledAngleAxis(add(r, offW.map((v) => v * t))), mul(fromScaledAngleAxis(dw.map((v) => v * t)), dq));
+      const at = (t: number) =>
+        mul(
+          fromScaledAngleAxis(
+            add(
+              r,
+              offW.map((v) => v * t),
+            ),
+          ),
+          mul(fromScaledAngleAxis(dw.map((v) => v * t)), dq),
+        );
       const eps = 1e-6;
       const after = toScaledAngleAxis(mul(at(eps), inv(at(-eps)))).map((v) => v / (2 * eps));
       ratios.push(norm(sub(after, before)) / norm(before));
@@ -76,7 +89,8 @@ describe('SO(3) Jacobian in the quaternion inertialization (pirouette transition
   it('the true angular velocity is continuous with J⁻¹ (the reference transition), not with Holden’s rate-as-velocity', () => {
     // the reference transition's offW, for zero offsets before
     const withJacobian = jumps((q, w) => {
-      const offQ = new Float64Array(4), offW = new Float64Array(3);
+      const offQ = new Float64Array(4),
+        offW = new Float64Array(3);
       offQ[3] = 1;
       reference.quatInertializeTransition(offQ, offW, q, w, [0, 0, 0, 1], [0, 0, 0]);
       return Array.from(offW) as V3;
@@ -94,7 +108,12 @@ describe('SO(3) Jacobian in the quaternion inertialization (pirouette transition
     const n = pairs(20).length * B;
     for (const backend of ['js', 'wasm', 'simd'] as const) {
       const s = await createSolver({ backend });
-      const offQ = s.alloc(4 * n), offW = s.alloc(3 * n), srcQ = s.alloc(4 * n), srcW = s.alloc(3 * n), dstQ = s.alloc(4 * n), dstW = s.alloc(3 * n);
+      const offQ = s.alloc(4 * n),
+        offW = s.alloc(3 * n),
+        srcQ = s.alloc(4 * n),
+        srcW = s.alloc(3 * n),
+        dstQ = s.alloc(4 * n),
+        dstW = s.alloc(3 * n);
       pairs(20).forEach(([f0, f1], k) => {
         srcQ.set(slice(rotations, f0, 4), 4 * B * k);
         srcW.set(slice(angularVelocities, f0, 3), 3 * B * k);
@@ -104,14 +123,19 @@ describe('SO(3) Jacobian in the quaternion inertialization (pirouette transition
       // offsets from an earlier transition (large ones), then a second transition
       for (let i = 0; i < n; i++) offQ.set([0, 0, 0, 1], 4 * i);
       s.quatInertializeTransition(offQ, offW, dstQ, dstW, srcQ, srcW);
-      const beforeQ = s.alloc(4 * n), beforeW = s.alloc(3 * n), afterQ = s.alloc(4 * n), afterW = s.alloc(3 * n);
+      const beforeQ = s.alloc(4 * n),
+        beforeW = s.alloc(3 * n),
+        afterQ = s.alloc(4 * n),
+        afterW = s.alloc(3 * n);
       s.quatInertializeUpdate(beforeQ, beforeW, offQ, offW, srcQ, srcW, 0.1, 0);
       s.quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW);
       s.quatInertializeUpdate(afterQ, afterW, offQ, offW, dstQ, dstW, 0.1, 0);
       for (let i = 0; i < n; i++) {
         const b = beforeW.subarray(3 * i, 3 * i + 3);
         // float32: a few roundings of values of size |ω| ≤ 2·max speed, and the Jacobian's ε·|offW|
-        expect(norm(sub(afterW.subarray(3 * i, 3 * i + 3), b)), `${backend} bone ${i}`).toBeLessThan(1e-5 * (1 + norm(b) + norm(offW.subarray(3 * i, 3 * i + 3))));
+        expect(norm(sub(afterW.subarray(3 * i, 3 * i + 3), b)), `${backend} bone ${i}`).toBeLessThan(
+          1e-5 * (1 + norm(b) + norm(offW.subarray(3 * i, 3 * i + 3))),
+        );
       }
       s.dispose();
     }

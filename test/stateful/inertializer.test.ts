@@ -13,9 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { useSolvers } from '../helpers/backends.js';
 import { createSolver, Inertializer, type Backend, type Pose, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import {
-  expectRejected, BACKENDS,
-} from '../helpers/family-harness.js';
+import { expectRejected, BACKENDS } from '../helpers/family-harness.js';
 import { mulberry32, uniform, type Rng } from '../helpers/random.js';
 
 const { quat } = reference;
@@ -48,7 +46,12 @@ function randomPose(rng: Rng, solver?: Solver): Pose {
 }
 
 function emptyPose(): Pose {
-  return { positions: new Float32Array(3 * N), rotations: new Float32Array(4 * N), velocities: new Float32Array(3 * N), angularVelocities: new Float32Array(3 * N) };
+  return {
+    positions: new Float32Array(3 * N),
+    rotations: new Float32Array(4 * N),
+    velocities: new Float32Array(3 * N),
+    angularVelocities: new Float32Array(3 * N),
+  };
 }
 
 const norm3 = (a: ArrayLike<number>, i: number) => Math.hypot(a[3 * i], a[3 * i + 1], a[3 * i + 2]);
@@ -111,7 +114,11 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
     // some history: offsets and anchors that are not trivial
     inertializer.transition(a, b);
     for (let step = 0; step < 5; step++) inertializer.update(b, undefined, 1 / 60, out);
-    for (const [src, dst] of [[b, c], [c, a], [a, a]] as const) {
+    for (const [src, dst] of [
+      [b, c],
+      [c, a],
+      [a, a],
+    ] as const) {
       const before = emptyPose();
       const after = emptyPose();
       inertializer.update(src, undefined, 0, before); // dt = 0: only composes
@@ -215,7 +222,9 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
     for (let c = 0; c < COUNT; c++) {
       const i = c * BONES;
       // 3 s later the root has not moved on the ground (dst is at rest)…
-      expect(Math.hypot(out.positions[3 * i] - before.positions[3 * i], out.positions[3 * i + 2] - before.positions[3 * i + 2])).toBeLessThan(1e-4);
+      expect(
+        Math.hypot(out.positions[3 * i] - before.positions[3 * i], out.positions[3 * i + 2] - before.positions[3 * i + 2]),
+      ).toBeLessThan(1e-4);
       // …its height is the destination's (the offset decayed)…
       expect(Math.abs(out.positions[3 * i + 1] - dst.positions[3 * i + 1])).toBeLessThan(1e-5);
       // …and its heading is where it was, its tilt the destination's: the output is R ⊗ dst with R about +Y
@@ -237,7 +246,7 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
       const out = emptyPose();
       for (let step = 0; step < 60; step++) {
         if (step % 10 === 0) inertializer.transition(poses[(step / 10) % 3], poses[(step / 10 + 1) % 3]);
-        inertializer.update(poses[(step / 10 + 1) % 3 | 0], undefined, 1 / 60, out);
+        inertializer.update(poses[((step / 10 + 1) % 3) | 0], undefined, 1 / 60, out);
       }
       inertializer.dispose();
       return out;
@@ -289,7 +298,13 @@ describe.each(BACKENDS)('%s backend: rejected calls write nothing', (backend: Ba
     expectRejected(() => new Inertializer(s, { ...ok, halflife: NaN }), RangeError, 'Inertializer', 'options.halflife', []);
     expectRejected(() => new Inertializer(s, { ...ok, halflife: -0.1 }), RangeError, 'Inertializer', 'options.halflife', []);
     expectRejected(() => new Inertializer(s, { ...ok, halflife: new Float32Array(2) }), RangeError, 'Inertializer', 'options.halflife', []);
-    expectRejected(() => new Inertializer(s, { ...ok, halflife: [0.1, 0.1, 0.1] as unknown as Float32Array }), TypeError, 'Inertializer', 'options.halflife', []);
+    expectRejected(
+      () => new Inertializer(s, { ...ok, halflife: [0.1, 0.1, 0.1] as unknown as Float32Array }),
+      TypeError,
+      'Inertializer',
+      'options.halflife',
+      [],
+    );
     expectRejected(() => new Inertializer(s, { ...ok, rootBone: 3 }), RangeError, 'Inertializer', 'options.rootBone', []);
   });
 
@@ -307,7 +322,13 @@ describe.each(BACKENDS)('%s backend: rejected calls write nothing', (backend: Ba
     expectRejected(() => inertializer.transition(short, b), RangeError, 'Inertializer.transition', 'src.positions', state);
     expectRejected(() => inertializer.transition(a, untyped), TypeError, 'Inertializer.transition', 'dst.rotations', state);
     expectRejected(() => inertializer.transition(a, null as unknown as Pose), TypeError, 'Inertializer.transition', 'dst', state);
-    expectRejected(() => inertializer.update(a, undefined, 0.1, { ...out, velocities: new Float32Array(3) }), RangeError, 'Inertializer.update', 'output.velocities', state);
+    expectRejected(
+      () => inertializer.update(a, undefined, 0.1, { ...out, velocities: new Float32Array(3) }),
+      RangeError,
+      'Inertializer.update',
+      'output.velocities',
+      state,
+    );
     expectRejected(() => inertializer.update(a, NaN, 0.1, out), RangeError, 'Inertializer.update', 'halflife', state);
     expectRejected(() => inertializer.update(a, -1, 0.1, out), RangeError, 'Inertializer.update', 'halflife', state);
     const bad = Float32Array.from([0.1, 0.1, NaN, 0.1, 0.1]);
@@ -316,7 +337,13 @@ describe.each(BACKENDS)('%s backend: rejected calls write nothing', (backend: Ba
     expectRejected(() => inertializer.update(a, undefined, -1 / 60, out), RangeError, 'Inertializer.update', 'dt', state);
     expectRejected(() => inertializer.update(a, undefined, NaN, out), RangeError, 'Inertializer.update', 'dt', state);
     // an output that is the Inertializer's own state
-    expectRejected(() => inertializer.update(a, undefined, 0.1, { ...out, positions: inertializer.offsets.positions }), RangeError, 'Inertializer.update', 'output.positions', state);
+    expectRejected(
+      () => inertializer.update(a, undefined, 0.1, { ...out, positions: inertializer.offsets.positions }),
+      RangeError,
+      'Inertializer.update',
+      'output.positions',
+      state,
+    );
     inertializer.dispose();
   });
 });

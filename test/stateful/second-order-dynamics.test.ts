@@ -5,9 +5,7 @@
  * exceptions), the state in solver memory, the package's conversions, and argument errors.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  SecondOrderDynamics, criticalTimestep, fzrToK, kToFzr, type SecondOrderMethod, type Solver,
-} from '../../dist/index.js';
+import { SecondOrderDynamics, criticalTimestep, fzrToK, kToFzr, type SecondOrderMethod, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
 import { MAGNITUDE, VALUE, type Arith } from '../helpers/magnitude.js';
@@ -36,8 +34,17 @@ interface Update {
  * (xPrev, y, yd) with input x and, if given, xd.
  */
 function transcribe(
-  method: SecondOrderMethod, f: number, zeta: number, r: number, dt: number,
-  x: number, xPrev: number, xdGiven: number | undefined, y: number, yd: number, A: Arith = VALUE,
+  method: SecondOrderMethod,
+  f: number,
+  zeta: number,
+  r: number,
+  dt: number,
+  x: number,
+  xPrev: number,
+  xdGiven: number | undefined,
+  y: number,
+  yd: number,
+  A: Arith = VALUE,
 ): Update {
   const w = 2 * Math.PI * f; // ω = 2πf
   const k1 = zeta / (Math.PI * f); // k1 = ζ/(πf)
@@ -78,7 +85,13 @@ function transcribe(
       const gain = partialGain(iterations, h, k1, k2);
       const bound = u + gain * (y + u + yd);
       const iterationError = 2 * iterations * gain * 4 * 2 ** -53 * (1 + h + (h / k2) * (2 + k1)) * bound;
-      return { y: u + Math.abs(a00) * e + Math.abs(a01) * yd, yd: Math.abs(a10) * e + Math.abs(a11) * yd, relative: RELATIVE, conditioning: 0, iterationError };
+      return {
+        y: u + Math.abs(a00) * e + Math.abs(a01) * yd,
+        yd: Math.abs(a10) * e + Math.abs(a11) * yd,
+        relative: RELATIVE,
+        conditioning: 0,
+        iterationError,
+      };
     }
     case 'clamped':
     case 'pole-zero': {
@@ -140,7 +153,17 @@ function transcribe(
  * None of the factors is large: |C| = |1 − xx| ≤ 2, |xv| ≤ T, |D| ≤ 2, and vx, vv, I are the
  * velocity's response to the state; no k1·slope appears.
  */
-function exactScales(f: number, zeta: number, r: number, dt: number, x: number, xPrev: number, xd: number, y: number, yd: number): { y: number; yd: number } {
+function exactScales(
+  f: number,
+  zeta: number,
+  r: number,
+  dt: number,
+  x: number,
+  xPrev: number,
+  xd: number,
+  y: number,
+  yd: number,
+): { y: number; yd: number } {
   const unit = (y0: number, yd0: number, x0: number, xPrev0: number) => transcribe('exact', f, zeta, r, dt, x0, xPrev0, 0, y0, yd0);
   const dy = unit(1, 0, 0, 0); // ∂/∂y: (1 − C, vx)
   const dyd = unit(0, 1, 0, 0); // ∂/∂yd: (xv, vv)
@@ -208,13 +231,19 @@ const DTS = [1 / 60, 1 / 60, 0.3, 1 / 240, 1, 1];
 const N = 10_007; // not a multiple of 4
 
 /** Uniform calls: parameter sets that include ζ = 0 and ζ = 1 (per-element draws mix them). */
-const UNIFORM_SETS = (rng: Rng): [number, number, number][] => [[drawF(rng), 0, drawR(rng)], [drawF(rng), 1, drawR(rng)], [drawF(rng), drawZeta(rng), drawR(rng)]];
+const UNIFORM_SETS = (rng: Rng): [number, number, number][] => [
+  [drawF(rng), 0, drawR(rng)],
+  [drawF(rng), 1, drawR(rng)],
+  [drawF(rng), drawZeta(rng), drawR(rng)],
+];
 
 describe.each(METHODS.map((m) => [m] as const))('SecondOrderDynamics %s: parity with the float64 reference', (method) => {
   const cases = BACKENDS.flatMap((b) => PARAM_MODES.flatMap((pm) => INPUTS.map((input) => [b, pm, input] as const)));
   it.each(cases)('%s backend, %s parameters, %s', (backend, paramMode, inputMode) => {
     const solver = solvers[backend];
-    const rng = mulberry32(METHODS.indexOf(method) * 100 + cases.findIndex((c) => c[0] === backend && c[1] === paramMode && c[2] === inputMode));
+    const rng = mulberry32(
+      METHODS.indexOf(method) * 100 + cases.findIndex((c) => c[0] === backend && c[1] === paramMode && c[2] === inputMode),
+    );
     const alloc = inputMode === 'alloc x and xd';
     const owned: Float32Array[] = [];
     const make = () => {
@@ -252,18 +281,32 @@ describe.each(METHODS.map((m) => [m] as const))('SecondOrderDynamics %s: parity 
           ref.y.set(sod.y);
           ref.yd.set(sod.yd);
           const m = Array.from({ length: N }, (_, i) =>
-            transcribe(method, at(f, i), at(zeta, i), at(r, i), dt, x[i], sod.xPrev[i], xd?.[i], sod.y[i], sod.yd[i], MAGNITUDE));
+            transcribe(method, at(f, i), at(zeta, i), at(r, i), dt, x[i], sod.xPrev[i], xd?.[i], sod.y[i], sod.yd[i], MAGNITUDE),
+          );
           const out = sod.update(dt, x, xd);
           ref.update(dt, x, xd, method);
           expect(out).toBe(sod.y);
           expect(sod.xPrev).toEqual(x);
           for (let i = 0; i < N; i++) {
-            for (const [got, want, mag, name] of [[sod.y[i], ref.y[i], m[i].y, 'y'], [sod.yd[i], ref.yd[i], m[i].yd, 'yd']] as const) {
+            for (const [got, want, mag, name] of [
+              [sod.y[i], ref.y[i], m[i].y, 'y'],
+              [sod.yd[i], ref.yd[i], m[i].yd, 'yd'],
+            ] as const) {
               const tolerance = backend === 'js' ? 0 : (m[i].relative + m[i].conditioning) * mag + m[i].iterationError + FLOOR;
               const err = Math.abs(got - (backend === 'js' ? Math.fround(want) : want));
-              const ratio = err <= tolerance ? (tolerance > 0 ? err / tolerance : 0) : Number.isNaN(err) || tolerance === 0 ? Infinity : err / tolerance;
+              const ratio =
+                err <= tolerance
+                  ? tolerance > 0
+                    ? err / tolerance
+                    : 0
+                  : Number.isNaN(err) || tolerance === 0
+                    ? Infinity
+                    : err / tolerance;
               if (ratio > worst.ratio) {
-                worst = { ratio, message: `${name}[${i}] ${got} vs ${want} (M ${mag}), f ${at(f, i)}, ζ ${at(zeta, i)}, r ${at(r, i)}, dt ${dt}` };
+                worst = {
+                  ratio,
+                  message: `${name}[${i}] ${got} vs ${want} (M ${mag}), f ${at(f, i)}, ζ ${at(zeta, i)}, r ${at(r, i)}, dt ${dt}`,
+                };
               }
             }
           }
@@ -281,41 +324,58 @@ describe('SecondOrderDynamics: each method reproduces the source formulas step b
   // Channels in every regime; 40 updates with a moving input and changing dt (so per-element
   // coefficients are both reused and recomputed); each update compared with the transcription
   // applied to the object's own float32 state before it.
-  const PARAMS: [f: number, zeta: number, r: number][] = [[1, 0, 0], [2, 0.3, 1], [5, 1, -0.5], [0.5, 2.5, 2], [20, 0.05, 0], [3, 4, 1.5], [12, 0.7, 0]];
+  const PARAMS: [f: number, zeta: number, r: number][] = [
+    [1, 0, 0],
+    [2, 0.3, 1],
+    [5, 1, -0.5],
+    [0.5, 2.5, 2],
+    [20, 0.05, 0],
+    [3, 4, 1.5],
+    [12, 0.7, 0],
+  ];
   const DTS_K = [1 / 60, 1 / 60, 1 / 30, 0.1, 1 / 240, 0.5];
 
-  it.each(BACKENDS.flatMap((b) => METHODS.flatMap((m) => [[b, m, 'uniform'], [b, m, 'per element']] as const)))(
-    '%s backend, %s, %s parameters',
-    (backend, method, mode) => {
-      const solver = solvers[backend];
-      for (const [index, set] of (mode === 'uniform' ? PARAMS.map((p, i) => [i, [p]] as const) : [[0, PARAMS] as const])) {
-        const n = set.length;
-        const f: P = mode === 'uniform' ? set[0][0] : Float32Array.from(set, (p) => p[0]);
-        const zeta: P = mode === 'uniform' ? set[0][1] : Float32Array.from(set, (p) => p[1]);
-        const r: P = mode === 'uniform' ? set[0][2] : Float32Array.from(set, (p) => p[2]);
-        const at = (p: P, i: number) => (typeof p === 'number' ? p : p[i]);
-        const sod = new SecondOrderDynamics(solver, f, zeta, r, new Float32Array(n).fill(0.5), { method });
-        let time = 0;
-        for (let k = 0; k < 40; k++) {
-          const dt = DTS_K[k % DTS_K.length];
-          time += dt;
-          const x = Float32Array.from({ length: n }, (_, i) => Math.sin(1.3 * time + i) + 0.5 * Math.floor(time));
-          const before = { xPrev: Float32Array.from(sod.xPrev), y: Float32Array.from(sod.y), yd: Float32Array.from(sod.yd) };
-          sod.update(dt, x);
-          for (let i = 0; i < n; i++) {
-            const args = [method, at(f, i), at(zeta, i), at(r, i), dt, x[i], before.xPrev[i], undefined, before.y[i], before.yd[i]] as const;
-            const want = transcribe(...args);
-            const m = transcribe(...args, MAGNITUDE);
-            const where = `set ${index + i}, update ${k}`;
-            expect(Math.abs(sod.y[i] - want.y), `y, ${where}`).toBeLessThanOrEqual((m.relative + m.conditioning) * m.y + m.iterationError);
-            expect(Math.abs(sod.yd[i] - want.yd), `yd, ${where}`).toBeLessThanOrEqual((m.relative + m.conditioning) * m.yd + m.iterationError);
-          }
+  it.each(
+    BACKENDS.flatMap((b) =>
+      METHODS.flatMap(
+        (m) =>
+          [
+            [b, m, 'uniform'],
+            [b, m, 'per element'],
+          ] as const,
+      ),
+    ),
+  )('%s backend, %s, %s parameters', (backend, method, mode) => {
+    const solver = solvers[backend];
+    for (const [index, set] of mode === 'uniform' ? PARAMS.map((p, i) => [i, [p]] as const) : [[0, PARAMS] as const]) {
+      const n = set.length;
+      const f: P = mode === 'uniform' ? set[0][0] : Float32Array.from(set, (p) => p[0]);
+      const zeta: P = mode === 'uniform' ? set[0][1] : Float32Array.from(set, (p) => p[1]);
+      const r: P = mode === 'uniform' ? set[0][2] : Float32Array.from(set, (p) => p[2]);
+      const at = (p: P, i: number) => (typeof p === 'number' ? p : p[i]);
+      const sod = new SecondOrderDynamics(solver, f, zeta, r, new Float32Array(n).fill(0.5), { method });
+      let time = 0;
+      for (let k = 0; k < 40; k++) {
+        const dt = DTS_K[k % DTS_K.length];
+        time += dt;
+        const x = Float32Array.from({ length: n }, (_, i) => Math.sin(1.3 * time + i) + 0.5 * Math.floor(time));
+        const before = { xPrev: Float32Array.from(sod.xPrev), y: Float32Array.from(sod.y), yd: Float32Array.from(sod.yd) };
+        sod.update(dt, x);
+        for (let i = 0; i < n; i++) {
+          const args = [method, at(f, i), at(zeta, i), at(r, i), dt, x[i], before.xPrev[i], undefined, before.y[i], before.yd[i]] as const;
+          const want = transcribe(...args);
+          const m = transcribe(...args, MAGNITUDE);
+          const where = `set ${index + i}, update ${k}`;
+          expect(Math.abs(sod.y[i] - want.y), `y, ${where}`).toBeLessThanOrEqual((m.relative + m.conditioning) * m.y + m.iterationError);
+          expect(Math.abs(sod.yd[i] - want.yd), `yd, ${where}`).toBeLessThanOrEqual(
+            (m.relative + m.conditioning) * m.yd + m.iterationError,
+          );
         }
-        expect(Math.abs(sod.y[0] - 0.5)).toBeGreaterThan(1e-3); // it moved
-        sod.dispose();
       }
-    },
-  );
+      expect(Math.abs(sod.y[0] - 0.5)).toBeGreaterThan(1e-3); // it moved
+      sod.dispose();
+    }
+  });
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: changing the method between updates recomputes its coefficients', (backend) => {
     const solver = solvers[backend];
@@ -331,7 +391,9 @@ describe('SecondOrderDynamics: each method reproduces the source formulas step b
       for (let i = 0; i < n; i++) {
         const args = [method, f[i], zeta[i], 1, 0.05, 1, before.xPrev[i], undefined, before.y[i], before.yd[i]] as const;
         const m = transcribe(...args, MAGNITUDE);
-        expect(Math.abs(sod.y[i] - transcribe(...args).y), `${method} y[${i}]`).toBeLessThanOrEqual((m.relative + m.conditioning) * m.y + m.iterationError);
+        expect(Math.abs(sod.y[i] - transcribe(...args).y), `${method} y[${i}]`).toBeLessThanOrEqual(
+          (m.relative + m.conditioning) * m.y + m.iterationError,
+        );
       }
     }
     sod.dispose();
@@ -343,10 +405,25 @@ describe("SecondOrderDynamics 'exact': the closed-form step response", () => {
   // whose textbook solution is oscillator(ω, ζ, y0, yd0, x, 0, t). Each update is compared with it
   // over that update, from the object's float32 state, to float32 rounding of the state and input
   // (exactScales).
-  const PARAMS: [f: number, zeta: number][] = [[0.5, 0], [2, 0.3], [5, 1], [1, 2.5], [20, 0.05], [3, 4]];
+  const PARAMS: [f: number, zeta: number][] = [
+    [0.5, 0],
+    [2, 0.3],
+    [5, 1],
+    [1, 2.5],
+    [20, 0.05],
+    [3, 4],
+  ];
   const DTS_K = [1 / 60, 0.25, 1 / 240, 1, 0.1, 1 / 30];
 
-  it.each(BACKENDS.flatMap((b) => [[b, 'uniform'], [b, 'per element']] as const))('%s backend, %s parameters', (backend, mode) => {
+  it.each(
+    BACKENDS.flatMap(
+      (b) =>
+        [
+          [b, 'uniform'],
+          [b, 'per element'],
+        ] as const,
+    ),
+  )('%s backend, %s parameters', (backend, mode) => {
     const solver = solvers[backend];
     const sets = mode === 'uniform' ? PARAMS.map((p) => [p]) : [PARAMS];
     for (const set of sets) {
@@ -414,34 +491,44 @@ describe('SecondOrderDynamics: convergence, and the undamped exceptions', () => 
     return updatesNeeded.get(key)!;
   }
 
-  it.each(BACKENDS.flatMap((b) => METHODS.map((m) => [b, m] as const)))('%s backend, %s: every grid spring reaches the input', (backend, method) => {
-    const solver = solvers[backend];
-    for (const dt of STEPS) {
-      const springs = FREQUENCIES.flatMap((f) => ZETAS.map((z) => [f, z] as const));
-      let steps = 1;
-      for (const [f, z] of springs) {
-        expect(spectralRadius(...map(method, f, z, dt)), `ρ at f ${f}, ζ ${z}, T ${dt}`).toBeLessThan(1);
-        steps = Math.max(steps, updatesToSettle(method, f, z, dt));
+  it.each(BACKENDS.flatMap((b) => METHODS.map((m) => [b, m] as const)))(
+    '%s backend, %s: every grid spring reaches the input',
+    (backend, method) => {
+      const solver = solvers[backend];
+      for (const dt of STEPS) {
+        const springs = FREQUENCIES.flatMap((f) => ZETAS.map((z) => [f, z] as const));
+        let steps = 1;
+        for (const [f, z] of springs) {
+          expect(spectralRadius(...map(method, f, z, dt)), `ρ at f ${f}, ζ ${z}, T ${dt}`).toBeLessThan(1);
+          steps = Math.max(steps, updatesToSettle(method, f, z, dt));
+        }
+        expect(steps, `T ${dt}`).toBeLessThan(20_000);
+        const n = springs.length;
+        const sod = new SecondOrderDynamics(
+          solver,
+          Float32Array.from(springs, (s) => s[0]),
+          Float32Array.from(springs, (s) => s[1]),
+          0,
+          new Float32Array(n).fill(0.25),
+          { method },
+        );
+        const x = new Float32Array(n).fill(1.25);
+        let peak = 0;
+        for (let k = 0; k < steps; k++) {
+          sod.update(dt, x);
+          for (let i = 0; i < n; i++) peak = Math.max(peak, Math.abs(sod.y[i] - 1.25));
+        }
+        // The float64 trajectory is within 1e-4 by now. The float32 one follows it: y = x, yd = 0 is
+        // an exact fixed point in float32 too, so its rounding errors shrink with the distance to it;
+        // 1e-3 of the unit jump leaves a factor 10.
+        for (let i = 0; i < n; i++) {
+          expect(Math.abs(sod.y[i] - 1.25), `f ${springs[i][0]}, ζ ${springs[i][1]}, T ${dt}`).toBeLessThanOrEqual(1e-3);
+        }
+        expect(peak).toBeLessThan(20); // and it never diverged on the way
+        sod.dispose();
       }
-      expect(steps, `T ${dt}`).toBeLessThan(20_000);
-      const n = springs.length;
-      const sod = new SecondOrderDynamics(solver, Float32Array.from(springs, (s) => s[0]), Float32Array.from(springs, (s) => s[1]), 0, new Float32Array(n).fill(0.25), { method });
-      const x = new Float32Array(n).fill(1.25);
-      let peak = 0;
-      for (let k = 0; k < steps; k++) {
-        sod.update(dt, x);
-        for (let i = 0; i < n; i++) peak = Math.max(peak, Math.abs(sod.y[i] - 1.25));
-      }
-      // The float64 trajectory is within 1e-4 by now. The float32 one follows it: y = x, yd = 0 is
-      // an exact fixed point in float32 too, so its rounding errors shrink with the distance to it;
-      // 1e-3 of the unit jump leaves a factor 10.
-      for (let i = 0; i < n; i++) {
-        expect(Math.abs(sod.y[i] - 1.25), `f ${springs[i][0]}, ζ ${springs[i][1]}, T ${dt}`).toBeLessThanOrEqual(1e-3);
-      }
-      expect(peak).toBeLessThan(20); // and it never diverged on the way
-      sod.dispose();
-    }
-  });
+    },
+  );
 
   it.each(BACKENDS.map((b) => [b] as const))('%s backend: at ζ = 0 every method stays bounded, pole-zero except at ω·T = π', (backend) => {
     const solver = solvers[backend];
@@ -532,18 +619,36 @@ describe('SecondOrderDynamics: argument errors', () => {
     ['f = 0 per element', (s) => new SecondOrderDynamics(s, Float32Array.from([1, 1, 0, 1]), 0.5, 0, x0()), RangeError, /f\[2\] is 0/],
     ['f 0 in float32', (s) => new SecondOrderDynamics(s, 1e-50, 0.5, 0, x0()), RangeError, /f is 1e-50, 0 in float32/],
     ['zeta NaN', (s) => new SecondOrderDynamics(s, 1, NaN, 0, x0()), RangeError, /zeta is NaN/],
-    ['zeta negative per element', (s) => new SecondOrderDynamics(s, 1, Float32Array.from([0, 0, 0, -1]), 0, x0()), RangeError, /zeta\[3\] is -1/],
+    [
+      'zeta negative per element',
+      (s) => new SecondOrderDynamics(s, 1, Float32Array.from([0, 0, 0, -1]), 0, x0()),
+      RangeError,
+      /zeta\[3\] is -1/,
+    ],
     ['r Infinity', (s) => new SecondOrderDynamics(s, 1, 0.5, Infinity, x0()), RangeError, /r is Infinity; it must be finite/],
     ['r wrong length', (s) => new SecondOrderDynamics(s, 1, 0.5, new Float32Array(3), x0()), RangeError, /r has length 3, expected 4/],
     ['r a string', (s) => new SecondOrderDynamics(s, 1, 0.5, '1' as never, x0()), TypeError, /r must be a number or a Float32Array/],
-    ['unknown method', (s) => new SecondOrderDynamics(s, 1, 0.5, 0, x0(), { method: 'rk4' as never }), RangeError, /options.method is 'rk4'/],
-    ['method not a string', (s) => new SecondOrderDynamics(s, 1, 0.5, 0, x0(), { method: 1 as never }), TypeError, /options.method must be a string/],
+    [
+      'unknown method',
+      (s) => new SecondOrderDynamics(s, 1, 0.5, 0, x0(), { method: 'rk4' as never }),
+      RangeError,
+      /options.method is 'rk4'/,
+    ],
+    [
+      'method not a string',
+      (s) => new SecondOrderDynamics(s, 1, 0.5, 0, x0(), { method: 1 as never }),
+      TypeError,
+      /options.method must be a string/,
+    ],
   ];
-  it.each(BACKENDS.flatMap((b) => BAD_CONSTRUCTION.map(([w, m, e, p]) => [b, w, m, e, p] as const)))('%s backend, construction: %s', (backend, _w, make, error, pattern) => {
-    const solver = solvers[backend];
-    expect(() => make(solver)).toThrow(error);
-    expect(() => make(solver)).toThrow(pattern);
-  });
+  it.each(BACKENDS.flatMap((b) => BAD_CONSTRUCTION.map(([w, m, e, p]) => [b, w, m, e, p] as const)))(
+    '%s backend, construction: %s',
+    (backend, _w, make, error, pattern) => {
+      const solver = solvers[backend];
+      expect(() => make(solver)).toThrow(error);
+      expect(() => make(solver)).toThrow(pattern);
+    },
+  );
 
   type Upd = (sod: SecondOrderDynamics) => unknown;
   const BAD_UPDATE: [what: string, call: Upd, error: typeof TypeError | typeof RangeError, pattern: RegExp][] = [
@@ -554,10 +659,19 @@ describe('SecondOrderDynamics: argument errors', () => {
     ['xd an Array', (d) => d.update(0.1, new Float32Array(n), [0, 0, 0, 0] as never), TypeError, /xd must be a Float32Array/],
     ['xd too short', (d) => d.update(0.1, new Float32Array(n), new Float32Array(2)), RangeError, /xd has length 2/],
     ['x overlapping y', (d) => d.update(0.1, new Float32Array(d.y.buffer, d.y.byteOffset + 4, n)), RangeError, /x and y overlap/],
-    ['unknown method set', (d) => { d.method = 'verlet' as never; }, RangeError, /method is 'verlet'/],
+    [
+      'unknown method set',
+      (d) => {
+        d.method = 'verlet' as never;
+      },
+      RangeError,
+      /method is 'verlet'/,
+    ],
   ];
   // A partial overlap needs a buffer larger than the state array: only wasm memory has one.
-  const updateCases = BACKENDS.flatMap((b) => BAD_UPDATE.filter(([w]) => b !== 'js' || w !== 'x overlapping y').map(([w, c, e, p]) => [b, w, c, e, p] as const));
+  const updateCases = BACKENDS.flatMap((b) =>
+    BAD_UPDATE.filter(([w]) => b !== 'js' || w !== 'x overlapping y').map(([w, c, e, p]) => [b, w, c, e, p] as const),
+  );
   it.each(updateCases)('%s backend, update: %s; nothing written', (backend, _w, call, error, pattern) => {
     const solver = solvers[backend];
     const sod = new SecondOrderDynamics(solver, Float32Array.from([1, 2, 3, 4]), 0.5, 1, x0(), { method: 'exact' });
@@ -594,23 +708,32 @@ describe("SecondOrderDynamics 'exact': a slow, damped channel keeps its whole st
     [0.1, 4, 2, 1 / 60, 10, -10], // k3·xd = 1.5e4 too, estimated from the jump
     [2, 0.7, 0, 1 / 60, -3, 7], // an ordinary spring: k1·slope = 67 against a state of 7
   ];
-  it.each(BACKENDS.flatMap((b) => CASES.flatMap((c) => [[b, 'uniform', ...c], [b, 'per element', ...c]] as const)))(
-    '%s backend, %s parameters, f %s, ζ %s, r %s, dt %s, x %s → %s',
-    (backend, mode, f, zeta, r, dt, from, to) => {
-      const solver = solvers[backend];
-      const n = 5;
-      const p = (v: number): P => (mode === 'uniform' ? v : new Float32Array(n).fill(v));
-      const sod = new SecondOrderDynamics(solver, p(f), p(zeta), p(r), new Float32Array(n).fill(from), { method: 'exact' });
-      sod.update(dt, new Float32Array(n).fill(to));
-      const [F, Z, R] = [f, zeta, r].map(Math.fround);
-      const want = transcribe('exact', F, Z, R, dt, to, from, undefined, from, 0);
-      const m = transcribe('exact', F, Z, R, dt, to, from, undefined, from, 0, MAGNITUDE);
-      for (let i = 0; i < n; i++) {
-        expect(Math.abs(sod.y[i] - want.y), `y[${i}] ${sod.y[i]} vs ${want.y}`).toBeLessThanOrEqual(m.relative * m.y + m.iterationError);
-        expect(Math.abs(sod.yd[i] - want.yd), `yd[${i}] ${sod.yd[i]} vs ${want.yd}`).toBeLessThanOrEqual(m.relative * m.yd + m.iterationError);
-      }
-      expect(Math.abs(want.y - from)).toBeGreaterThan(10 * (m.relative * m.y)); // so a lost step cannot pass
-      sod.dispose();
-    },
-  );
+  it.each(
+    BACKENDS.flatMap((b) =>
+      CASES.flatMap(
+        (c) =>
+          [
+            [b, 'uniform', ...c],
+            [b, 'per element', ...c],
+          ] as const,
+      ),
+    ),
+  )('%s backend, %s parameters, f %s, ζ %s, r %s, dt %s, x %s → %s', (backend, mode, f, zeta, r, dt, from, to) => {
+    const solver = solvers[backend];
+    const n = 5;
+    const p = (v: number): P => (mode === 'uniform' ? v : new Float32Array(n).fill(v));
+    const sod = new SecondOrderDynamics(solver, p(f), p(zeta), p(r), new Float32Array(n).fill(from), { method: 'exact' });
+    sod.update(dt, new Float32Array(n).fill(to));
+    const [F, Z, R] = [f, zeta, r].map(Math.fround);
+    const want = transcribe('exact', F, Z, R, dt, to, from, undefined, from, 0);
+    const m = transcribe('exact', F, Z, R, dt, to, from, undefined, from, 0, MAGNITUDE);
+    for (let i = 0; i < n; i++) {
+      expect(Math.abs(sod.y[i] - want.y), `y[${i}] ${sod.y[i]} vs ${want.y}`).toBeLessThanOrEqual(m.relative * m.y + m.iterationError);
+      expect(Math.abs(sod.yd[i] - want.yd), `yd[${i}] ${sod.yd[i]} vs ${want.yd}`).toBeLessThanOrEqual(
+        m.relative * m.yd + m.iterationError,
+      );
+    }
+    expect(Math.abs(want.y - from)).toBeGreaterThan(10 * (m.relative * m.y)); // so a lost step cannot pass
+    sod.dispose();
+  });
 });

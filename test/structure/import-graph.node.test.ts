@@ -28,7 +28,10 @@ function importGraph(): Map<string, string[]> {
   for (const file of sourceFiles(src)) {
     const text = readFileSync(file, 'utf8');
     const targets = relativeImports(text).map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
-    graph.set(relative(src, file), targets.map((t) => relative(src, t)));
+    graph.set(
+      relative(src, file),
+      targets.map((t) => relative(src, t)),
+    );
   }
   return graph;
 }
@@ -78,9 +81,21 @@ describe('src/ layering', () => {
   });
 
   it('finds a circle when there is one (the detector itself)', () => {
-    const circular = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+    const circular = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
     expect(importCircles(circular)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
-    expect(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(
+      importCircles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no import circle, type imports included', () => {
@@ -91,7 +106,9 @@ describe('src/ layering', () => {
     const outside = [...graph]
       .filter(([file]) => file.startsWith('methods/'))
       .flatMap(([file, targets]) =>
-        targets.filter((t) => !(t === 'core/contract.ts' || t.startsWith('reference/') || t.startsWith('methods/'))).map((t) => `${file} → ${t}`),
+        targets
+          .filter((t) => !(t === 'core/contract.ts' || t.startsWith('reference/') || t.startsWith('methods/')))
+          .map((t) => `${file} → ${t}`),
       );
     expect(outside).toEqual([]);
   });

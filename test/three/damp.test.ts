@@ -7,7 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { Euler, Quaternion, Vector3 } from 'three';
 import { quatSimpleSpringDamper } from '../../dist/reference/index.js';
 import {
-  damper, damper3, damperQuat, resetSpring, spring, spring3, springAngle, springEuler, springQuat, springVelocity,
+  damper,
+  damper3,
+  damperQuat,
+  resetSpring,
+  spring,
+  spring3,
+  springAngle,
+  springEuler,
+  springQuat,
+  springVelocity,
 } from '../../dist/three/index.js';
 import { mulberry32, uniform } from '../helpers/random.js';
 
@@ -15,7 +24,9 @@ const EPS = 2 ** -52;
 /** Closed form of the critical spring (Spring-It-On): x = g + (j0 + j1·t)·e^{−y t}, j0 = x0 − g, j1 = v0 + j0·y, y = 2 ln2 / h. */
 function critical(x0: number, v0: number, g: number, h: number, t: number): [number, number] {
   const y = (2 * Math.LN2) / h;
-  const j0 = x0 - g, j1 = v0 + j0 * y, e = Math.exp(-y * t);
+  const j0 = x0 - g,
+    j1 = v0 + j0 * y,
+    e = Math.exp(-y * t);
   return [g + (j0 + j1 * t) * e, (v0 - j1 * y * t) * e];
 }
 
@@ -23,7 +34,8 @@ describe('spring3, spring, springAngle', () => {
   it('spring3 steps match the closed form, and velocity is kept', () => {
     const rng = mulberry32(3);
     for (let trial = 0; trial < 50; trial++) {
-      const h = uniform(rng, 0.02, 1), dt = uniform(rng, 0.001, 0.2);
+      const h = uniform(rng, 0.02, 1),
+        dt = uniform(rng, 0.001, 0.2);
       const p = new Vector3(uniform(rng, -10, 10), uniform(rng, -10, 10), uniform(rng, -10, 10));
       const g = new Vector3(uniform(rng, -10, 10), uniform(rng, -10, 10), uniform(rng, -10, 10));
       const x0 = p.toArray();
@@ -34,9 +46,9 @@ describe('spring3, spring, springAngle', () => {
         const [xa, va] = critical(x0[c], 0, g.getComponent(c), h, dt);
         const [xb, vb] = critical(xa, va, g.getComponent(c), h, dt);
         const scale = 20 * (1 + dt / h);
-        expect(Math.abs(v1[c] - va)).toBeLessThanOrEqual(64 * EPS * scale / h);
+        expect(Math.abs(v1[c] - va)).toBeLessThanOrEqual((64 * EPS * scale) / h);
         expect(Math.abs(p.getComponent(c) - xb)).toBeLessThanOrEqual(64 * EPS * scale);
-        expect(Math.abs(springVelocity(p)[c] - vb)).toBeLessThanOrEqual(64 * EPS * scale / h);
+        expect(Math.abs(springVelocity(p)[c] - vb)).toBeLessThanOrEqual((64 * EPS * scale) / h);
       }
     }
   });
@@ -44,11 +56,13 @@ describe('spring3, spring, springAngle', () => {
   it('one step of dt equals two of dt/2 (with and without max speed)', () => {
     const rng = mulberry32(4);
     for (let trial = 0; trial < 50; trial++) {
-      const h = uniform(rng, 0.02, 1), dt = uniform(rng, 0.01, 0.5);
+      const h = uniform(rng, 0.02, 1),
+        dt = uniform(rng, 0.01, 0.5);
       const maxSpeed = trial % 2 ? uniform(rng, 1, 30) : Infinity;
       const start = new Vector3(uniform(rng, -10, 10), uniform(rng, -10, 10), uniform(rng, -10, 10));
       const g = new Vector3(uniform(rng, -10, 10), uniform(rng, -10, 10), uniform(rng, -10, 10));
-      const a = start.clone(), b = start.clone();
+      const a = start.clone(),
+        b = start.clone();
       for (let frame = 0; frame < 8; frame++) {
         spring3(a, g, h, dt, maxSpeed);
         spring3(b, g, h, dt / 2, maxSpeed);
@@ -56,7 +70,7 @@ describe('spring3, spring, springAngle', () => {
         const scale = 40 + (Number.isFinite(maxSpeed) ? maxSpeed * dt : 0);
         for (let c = 0; c < 3; c++) {
           expect(Math.abs(a.getComponent(c) - b.getComponent(c)), `trial ${trial} frame ${frame}`).toBeLessThanOrEqual(256 * EPS * scale);
-          expect(Math.abs(springVelocity(a)[c] - springVelocity(b)[c])).toBeLessThanOrEqual(256 * EPS * scale / h);
+          expect(Math.abs(springVelocity(a)[c] - springVelocity(b)[c])).toBeLessThanOrEqual((256 * EPS * scale) / h);
         }
       }
     }
@@ -101,7 +115,8 @@ describe('spring3, spring, springAngle', () => {
   });
 
   it('springAngle with max speed is exact under dt splitting', () => {
-    const a = { r: 2.5 }, b = { r: 2.5 };
+    const a = { r: 2.5 },
+      b = { r: 2.5 };
     for (let frame = 0; frame < 30; frame++) {
       springAngle(a, 'r', -2.9, 0.15, 0.04, 2);
       springAngle(b, 'r', -2.9, 0.15, 0.02, 2);
@@ -128,15 +143,20 @@ describe('spring3, spring, springAngle', () => {
 });
 
 describe('springQuat and the dampers', () => {
-  const randomQuat = (rng: () => number) => new Quaternion(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)).normalize();
+  const randomQuat = (rng: () => number) =>
+    new Quaternion(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)).normalize();
 
   it('springQuat matches the reference quaternion spring and splits exactly', () => {
     const rng = mulberry32(9);
     for (let trial = 0; trial < 40; trial++) {
-      const h = uniform(rng, 0.05, 0.8), dt = uniform(rng, 0.005, 0.1);
-      const q = randomQuat(rng), g = randomQuat(rng);
-      const ref = new Float64Array(q.toArray()), w = new Float64Array(3);
-      const a = q.clone(), b = q.clone();
+      const h = uniform(rng, 0.05, 0.8),
+        dt = uniform(rng, 0.005, 0.1);
+      const q = randomQuat(rng),
+        g = randomQuat(rng);
+      const ref = new Float64Array(q.toArray()),
+        w = new Float64Array(3);
+      const a = q.clone(),
+        b = q.clone();
       for (let frame = 0; frame < 5; frame++) {
         springQuat(a, g, h, dt);
         quatSimpleSpringDamper(ref, w, g.toArray(), h, dt);
@@ -158,12 +178,14 @@ describe('springQuat and the dampers', () => {
     damper3(v, new Vector3(0, 2, 0), 1, 1);
     expect(v.toArray()).toEqual([2, 1, -2]);
     const rng = mulberry32(2);
-    const q = randomQuat(rng), g = randomQuat(rng);
-    const a = q.clone(), b = q.clone();
+    const q = randomQuat(rng),
+      g = randomQuat(rng);
+    const a = q.clone(),
+      b = q.clone();
     damperQuat(a, g, 0.3, 0.1);
     damperQuat(b, g, 0.3, 0.05);
     damperQuat(b, g, 0.3, 0.05);
     for (let c = 0; c < 4; c++) expect(Math.abs(a.toArray()[c] - b.toArray()[c])).toBeLessThanOrEqual(1e-13);
-    expect(a.angleTo(g)).toBeCloseTo(q.angleTo(g) * Math.exp(-Math.LN2 * 0.1 / 0.3), 9);
+    expect(a.angleTo(g)).toBeCloseTo(q.angleTo(g) * Math.exp((-Math.LN2 * 0.1) / 0.3), 9);
   });
 });

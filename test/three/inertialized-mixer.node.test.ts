@@ -42,7 +42,12 @@ class Character {
   private readonly first: AnimationAction;
   private readonly second: AnimationAction;
 
-  constructor(readonly mode: Mode, readonly trial: Trial, halflife = 0.1, root?: string) {
+  constructor(
+    readonly mode: Mode,
+    readonly trial: Trial,
+    halflife = 0.1,
+    root?: string,
+  ) {
     const rig = makeRig(sourceBones);
     this.bones = rig.bones;
     this.mixer = rig.mixer;
@@ -54,7 +59,9 @@ class Character {
     this.mixer.update(0);
     const inertialized = mode === 'inertialized' || mode === 'zero-source' || mode === 'zero-destination';
     const zero = mode === 'zero-source' ? 'source' : mode === 'zero-destination' ? 'destination' : undefined;
-    this.im = inertialized ? new InertializedMixer(solver, this.mixer, { halflife, ...(zero ? { zeroVelocity: zero } : {}), ...(root ? { root } : {}) }) : null;
+    this.im = inertialized
+      ? new InertializedMixer(solver, this.mixer, { halflife, ...(zero ? { zeroVelocity: zero } : {}), ...(root ? { root } : {}) })
+      : null;
   }
 
   step(dt: number): void {
@@ -116,7 +123,8 @@ const largestStep = (a: number[][], b: number[][]) => Math.max(...a.map((q, j) =
 function stepRatio(mode: Mode, trial: Trial): number {
   const c = new Character(mode, trial);
   let previous = c.rotations();
-  let before = 0, after = 0;
+  let before = 0,
+    after = 0;
   for (let f = 0; f < 30; f++) {
     c.step(1 / 60);
     const now = c.rotations();
@@ -198,7 +206,9 @@ function velocityJumps(mode: Mode, list: Trial[]): number[] {
     }
     c.change();
     c.step(dt);
-    const q0 = history[history.length - 2]!, q1 = history[history.length - 1]!, q2 = c.rotations();
+    const q0 = history[history.length - 2]!,
+      q1 = history[history.length - 1]!,
+      q2 = c.rotations();
     q0.forEach((_, j) => {
       const before = quat.toScaledAngleAxis(quat.mul(q1[j]!, quat.inv(q0[j]!))).map((v) => v / dt);
       const across = quat.toScaledAngleAxis(quat.mul(q2[j]!, quat.inv(q1[j]!))).map((v) => v / dt);
@@ -216,7 +226,8 @@ const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 describe('InertializedMixer: velocities are continuous (1 kHz)', () => {
   it('the angular velocity jump at a transition is small against the speeds; zero source or destination velocities are not', () => {
     const result: Record<string, number> = {};
-    for (const mode of ['inertialized', 'zero-source', 'zero-destination', 'none'] as const) result[mode] = median(velocityJumps(mode, TRIALS));
+    for (const mode of ['inertialized', 'zero-source', 'zero-destination', 'none'] as const)
+      result[mode] = median(velocityJumps(mode, TRIALS));
     console.log('median angular velocity jump / speed at a transition:', result);
     expect(result.inertialized).toBeLessThanOrEqual(0.35);
     expect(result['zero-source']).toBeGreaterThan(0.35);
@@ -238,7 +249,8 @@ describe('InertializedMixer with root motion (root: "hip")', () => {
         before = Math.max(before, largestStep(now, previous));
         previous = now;
       }
-      const hip = out.bones[0]!, ownHip = own.bones[0]!;
+      const hip = out.bones[0]!,
+        ownHip = own.bones[0]!;
       const x0 = hip.position.clone();
       out.change();
       own.change();
@@ -265,7 +277,11 @@ describe('InertializedMixerGroup', () => {
     const trial = TRIALS[0]!;
     const singles = [0, 1, 2].map(() => new Character('inertialized', trial));
     const group = [0, 1, 2].map(() => new Character('none', trial));
-    const batch = new InertializedMixerGroup(solver, group.map((c) => c.mixer), { halflife: 0.1 });
+    const batch = new InertializedMixerGroup(
+      solver,
+      group.map((c) => c.mixer),
+      { halflife: 0.1 },
+    );
     for (let f = 0; f < 10; f++) {
       singles.forEach((c) => c.step(1 / 60));
       batch.update(1 / 60);

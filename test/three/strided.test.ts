@@ -6,7 +6,17 @@
  * so there the bound is the float32 rounding of the transition's terms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BufferAttribute, BoxGeometry, InstancedMesh, InterleavedBuffer, InterleavedBufferAttribute, Matrix4, MeshBasicMaterial, Quaternion, Vector3 } from 'three';
+import {
+  BufferAttribute,
+  BoxGeometry,
+  InstancedMesh,
+  InterleavedBuffer,
+  InterleavedBufferAttribute,
+  Matrix4,
+  MeshBasicMaterial,
+  Quaternion,
+  Vector3,
+} from 'three';
 import { springStrided, SpringMode, type Solver, type StridedSpringParams } from '../../dist/index.js';
 import { springTransition, stiffnessAndDamping } from '../../dist/reference/index.js';
 import { AttributeSprings, InstancedSprings } from '../../dist/three/index.js';
@@ -16,7 +26,15 @@ import { mulberry32, uniform } from '../helpers/random.js';
 const U32 = 2 ** -24;
 const SENTINEL = 12345.5;
 
-interface Layout { name: string; width: number; xStride: number; xOffset: number; vStride: number; vOffset: number; sameBuffer: boolean }
+interface Layout {
+  name: string;
+  width: number;
+  xStride: number;
+  xOffset: number;
+  vStride: number;
+  vOffset: number;
+  sameBuffer: boolean;
+}
 const LAYOUTS: Layout[] = [
   { name: 'instance matrices (16, 12) × 3', width: 3, xStride: 16, xOffset: 12, vStride: 3, vOffset: 0, sameBuffer: false },
   { name: 'interleaved x|v (6) × 3', width: 3, xStride: 6, xOffset: 0, vStride: 6, vOffset: 3, sameBuffer: true },
@@ -27,21 +45,79 @@ const LAYOUTS: Layout[] = [
   { name: 'width 2 packed', width: 2, xStride: 2, xOffset: 0, vStride: 2, vOffset: 0, sameBuffer: false },
 ];
 
-interface Mode { name: string; params: StridedSpringParams; mode: SpringMode; p: [number, number]; g: boolean; q: boolean; packed: (s: Solver, x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dt: number) => void }
+interface Mode {
+  name: string;
+  params: StridedSpringParams;
+  mode: SpringMode;
+  p: [number, number];
+  g: boolean;
+  q: boolean;
+  packed: (s: Solver, x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, dt: number) => void;
+}
 const MODES: Mode[] = [
-  { name: 'critical', params: { halflife: 0.2 }, mode: SpringMode.Critical, p: [0.2, 0], g: true, q: true, packed: (s, x, v, g, q, dt) => s.criticalSpringDamper(x, v, g, q, 0.2, dt) },
-  { name: 'simple (no q)', params: { halflife: 0.3 }, mode: SpringMode.Critical, p: [0.3, 0], g: true, q: false, packed: (s, x, v, g, _q, dt) => s.simpleSpringDamper(x, v, g, 0.3, dt) },
-  { name: 'decay (no g, q)', params: { halflife: 0.15 }, mode: SpringMode.Critical, p: [0.15, 0], g: false, q: false, packed: (s, x, v, _g, _q, dt) => s.decaySpringDamper(x, v, 0.15, dt) },
-  { name: 'frequency', params: { frequency: 2.5, halflife: 0.4 }, mode: SpringMode.FrequencyHalflife, p: [2.5, 0.4], g: true, q: true, packed: (s, x, v, g, q, dt) => s.springDamper(x, v, g, q, 2.5, 0.4, dt) },
-  { name: 'ratio', params: { dampingRatio: 1.7, halflife: 0.25 }, mode: SpringMode.RatioHalflife, p: [1.7, 0.25], g: true, q: true, packed: (s, x, v, g, q, dt) => s.springDamperRatio(x, v, g, q, 1.7, 0.25, dt) },
-  { name: 'stiffness', params: { stiffness: 0, damping: 3 }, mode: SpringMode.StiffnessDamping, p: [0, 3], g: true, q: true, packed: (s, x, v, g, q, dt) => s.springDamperStiffness(x, v, g, q, 0, 3, dt) },
+  {
+    name: 'critical',
+    params: { halflife: 0.2 },
+    mode: SpringMode.Critical,
+    p: [0.2, 0],
+    g: true,
+    q: true,
+    packed: (s, x, v, g, q, dt) => s.criticalSpringDamper(x, v, g, q, 0.2, dt),
+  },
+  {
+    name: 'simple (no q)',
+    params: { halflife: 0.3 },
+    mode: SpringMode.Critical,
+    p: [0.3, 0],
+    g: true,
+    q: false,
+    packed: (s, x, v, g, _q, dt) => s.simpleSpringDamper(x, v, g, 0.3, dt),
+  },
+  {
+    name: 'decay (no g, q)',
+    params: { halflife: 0.15 },
+    mode: SpringMode.Critical,
+    p: [0.15, 0],
+    g: false,
+    q: false,
+    packed: (s, x, v, _g, _q, dt) => s.decaySpringDamper(x, v, 0.15, dt),
+  },
+  {
+    name: 'frequency',
+    params: { frequency: 2.5, halflife: 0.4 },
+    mode: SpringMode.FrequencyHalflife,
+    p: [2.5, 0.4],
+    g: true,
+    q: true,
+    packed: (s, x, v, g, q, dt) => s.springDamper(x, v, g, q, 2.5, 0.4, dt),
+  },
+  {
+    name: 'ratio',
+    params: { dampingRatio: 1.7, halflife: 0.25 },
+    mode: SpringMode.RatioHalflife,
+    p: [1.7, 0.25],
+    g: true,
+    q: true,
+    packed: (s, x, v, g, q, dt) => s.springDamperRatio(x, v, g, q, 1.7, 0.25, dt),
+  },
+  {
+    name: 'stiffness',
+    params: { stiffness: 0, damping: 3 },
+    mode: SpringMode.StiffnessDamping,
+    p: [0, 3],
+    g: true,
+    q: true,
+    packed: (s, x, v, g, q, dt) => s.springDamperStiffness(x, v, g, q, 0, 3, dt),
+  },
 ];
 const COUNTS = [0, 1, 2, 5, 257];
 const DT = 1 / 60;
 
 describe.each(BACKENDS)('strided springs on %s', (backend) => {
   let solver: Solver;
-  beforeAll(async () => { solver = await makeSolver(backend, 16 * 1024 * 1024); });
+  beforeAll(async () => {
+    solver = await makeSolver(backend, 16 * 1024 * 1024);
+  });
   afterAll(() => solver.dispose());
 
   for (const layout of LAYOUTS) {
@@ -51,11 +127,18 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
         for (const count of COUNTS) {
           const w = layout.width;
           const n = count * w;
-          const px = solver.alloc(n), pv = solver.alloc(n), pg = solver.alloc(n), pq = solver.alloc(n);
+          const px = solver.alloc(n),
+            pv = solver.alloc(n),
+            pg = solver.alloc(n),
+            pq = solver.alloc(n);
           for (let i = 0; i < n; i++) {
-            px[i] = uniform(rng, -10, 10); pv[i] = uniform(rng, -20, 20); pg[i] = uniform(rng, -10, 10); pq[i] = uniform(rng, -20, 20);
+            px[i] = uniform(rng, -10, 10);
+            pv[i] = uniform(rng, -20, 20);
+            pg[i] = uniform(rng, -10, 10);
+            pq[i] = uniform(rng, -20, 20);
           }
-          const x0 = px.slice(), v0 = pv.slice();
+          const x0 = px.slice(),
+            v0 = pv.slice();
           // The strided layout, every other float a sentinel.
           const xLength = count === 0 ? 0 : layout.xOffset + (count - 1) * layout.xStride + w;
           const vLength = count === 0 ? 0 : layout.vOffset + (count - 1) * layout.vStride + w;
@@ -67,25 +150,35 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
               vBuffer[layout.vOffset + i * layout.vStride + c] = pv[i * w + c];
             }
           }
-          const xBefore = xBuffer.slice(), vBefore = vBuffer.slice();
+          const xBefore = xBuffer.slice(),
+            vBefore = vBuffer.slice();
           mode.packed(solver, px, pv, pg, pq, DT);
-          springStrided(solver, {
-            x: { array: xBuffer, offset: layout.xOffset, stride: layout.xStride },
-            v: { array: vBuffer, offset: layout.vOffset, stride: layout.vStride },
-            g: mode.g ? { array: pg } : null,
-            q: mode.q ? { array: pq } : null,
-            width: w, count,
-          }, mode.params, DT);
+          springStrided(
+            solver,
+            {
+              x: { array: xBuffer, offset: layout.xOffset, stride: layout.xStride },
+              v: { array: vBuffer, offset: layout.vOffset, stride: layout.vStride },
+              g: mode.g ? { array: pg } : null,
+              q: mode.q ? { array: pq } : null,
+              width: w,
+              count,
+            },
+            mode.params,
+            DT,
+          );
           const m = springTransition(...stiffnessAndDamping(mode.mode, mode.p[0], mode.p[1]), DT);
           const touched = new Set<number>();
           for (let i = 0; i < count; i++) {
             for (let c = 0; c < w; c++) {
               const k = i * w + c;
-              const xi = layout.xOffset + i * layout.xStride + c, vi = layout.vOffset + i * layout.vStride + c;
+              const xi = layout.xOffset + i * layout.xStride + c,
+                vi = layout.vOffset + i * layout.vStride + c;
               touched.add(xi);
               if (layout.sameBuffer) touched.add(vi);
-              const g = mode.g ? Math.abs(pg[k]) : 0, q = mode.q ? Math.abs(pq[k]) : 0;
-              const y = Math.abs(x0[k]) + g, vv = Math.abs(v0[k]);
+              const g = mode.g ? Math.abs(pg[k]) : 0,
+                q = mode.q ? Math.abs(pq[k]) : 0;
+              const y = Math.abs(x0[k]) + g,
+                vv = Math.abs(v0[k]);
               const tolX = backend === 'simd' ? 8 * U32 * (g + Math.abs(m.xx) * y + Math.abs(m.xv) * vv + Math.abs(m.xq) * q) : 0;
               const tolV = backend === 'simd' ? 8 * U32 * (Math.abs(m.vx) * y + Math.abs(m.vv) * vv + Math.abs(m.vq) * q) : 0;
               const where = `${mode.name}, count ${count}, item ${i}.${c}`;
@@ -93,7 +186,8 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
               expect(Math.abs(vBuffer[vi] - pv[k]), `v ${where}`).toBeLessThanOrEqual(tolV);
             }
           }
-          for (let j = 0; j < xBuffer.length; j++) if (!touched.has(j)) expect(xBuffer[j], `x buffer float ${j} (${mode.name}, count ${count})`).toBe(xBefore[j]);
+          for (let j = 0; j < xBuffer.length; j++)
+            if (!touched.has(j)) expect(xBuffer[j], `x buffer float ${j} (${mode.name}, count ${count})`).toBe(xBefore[j]);
           if (!layout.sameBuffer) {
             for (let j = vLength; j < vBuffer.length; j++) expect(vBuffer[j]).toBe(vBefore[j]);
             solver.free(vBuffer);
@@ -108,10 +202,21 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     const rng = mulberry32(11);
     for (const count of [3, 4, 9, 130]) {
       const n = count * 3;
-      const px = solver.alloc(n), pv = solver.alloc(n), pg = solver.alloc(n), pq = solver.alloc(n);
-      for (let i = 0; i < n; i++) { px[i] = uniform(rng, -10, 10); pv[i] = uniform(rng, -20, 20); pg[i] = uniform(rng, -10, 10); pq[i] = uniform(rng, -20, 20); }
-      const x0 = px.slice(), v0 = pv.slice();
-      const xs = solver.alloc(count * 16).fill(SENTINEL), vs = solver.alloc(count * 5).fill(SENTINEL), gq = solver.alloc(count * 8).fill(SENTINEL);
+      const px = solver.alloc(n),
+        pv = solver.alloc(n),
+        pg = solver.alloc(n),
+        pq = solver.alloc(n);
+      for (let i = 0; i < n; i++) {
+        px[i] = uniform(rng, -10, 10);
+        pv[i] = uniform(rng, -20, 20);
+        pg[i] = uniform(rng, -10, 10);
+        pq[i] = uniform(rng, -20, 20);
+      }
+      const x0 = px.slice(),
+        v0 = pv.slice();
+      const xs = solver.alloc(count * 16).fill(SENTINEL),
+        vs = solver.alloc(count * 5).fill(SENTINEL),
+        gq = solver.alloc(count * 8).fill(SENTINEL);
       for (let i = 0; i < count; i++) {
         xs.set(px.subarray(i * 3, i * 3 + 3), i * 16 + 12);
         vs.set(pv.subarray(i * 3, i * 3 + 3), i * 5 + 1);
@@ -119,14 +224,27 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
         gq.set(pq.subarray(i * 3, i * 3 + 3), i * 8 + 4);
       }
       solver.springDamper(px, pv, pg, pq, 1.5, 0.3, DT);
-      springStrided(solver, {
-        x: { array: xs, offset: 12, stride: 16 }, v: { array: vs, offset: 1, stride: 5 },
-        g: { array: gq, stride: 8 }, q: { array: gq, offset: 4, stride: 8 }, width: 3, count,
-      }, { frequency: 1.5, halflife: 0.3 }, DT);
+      springStrided(
+        solver,
+        {
+          x: { array: xs, offset: 12, stride: 16 },
+          v: { array: vs, offset: 1, stride: 5 },
+          g: { array: gq, stride: 8 },
+          q: { array: gq, offset: 4, stride: 8 },
+          width: 3,
+          count,
+        },
+        { frequency: 1.5, halflife: 0.3 },
+        DT,
+      );
       const m = springTransition(...stiffnessAndDamping(SpringMode.FrequencyHalflife, 1.5, 0.3), DT);
       for (let k = 0; k < n; k++) {
-        const i = Math.floor(k / 3), c = k % 3;
-        const g = Math.abs(pg[k]), q = Math.abs(pq[k]), y = Math.abs(x0[k]) + g, vv = Math.abs(v0[k]);
+        const i = Math.floor(k / 3),
+          c = k % 3;
+        const g = Math.abs(pg[k]),
+          q = Math.abs(pq[k]),
+          y = Math.abs(x0[k]) + g,
+          vv = Math.abs(v0[k]);
         const tolX = backend === 'simd' ? 8 * U32 * (g + Math.abs(m.xx) * y + Math.abs(m.xv) * vv + Math.abs(m.xq) * q) : 0;
         const tolV = backend === 'simd' ? 8 * U32 * (Math.abs(m.vx) * y + Math.abs(m.vv) * vv + Math.abs(m.vq) * q) : 0;
         expect(Math.abs(xs[i * 16 + 12 + c] - px[k]), `x count ${count} item ${i}.${c}`).toBeLessThanOrEqual(tolX);
@@ -139,9 +257,19 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
   });
 
   it('rejects bad arguments and writes nothing', () => {
-    const x = solver.alloc(32).fill(1), v = solver.alloc(6), g = solver.alloc(6);
+    const x = solver.alloc(32).fill(1),
+      v = solver.alloc(6),
+      g = solver.alloc(6);
     const before = x.slice();
-    const call = (items: object, params: object = { halflife: 0.1 }, dt = DT) => () => springStrided(solver, { x: { array: x, offset: 12, stride: 16 }, v: { array: v }, g: { array: g }, width: 3, count: 2, ...items } as never, params as never, dt);
+    const call =
+      (items: object, params: object = { halflife: 0.1 }, dt = DT) =>
+      () =>
+        springStrided(
+          solver,
+          { x: { array: x, offset: 12, stride: 16 }, v: { array: v }, g: { array: g }, width: 3, count: 2, ...items } as never,
+          params as never,
+          dt,
+        );
     expect(call({ count: 3 })).toThrow(/springStrided: items.x needs 47 floats/);
     expect(call({ x: { array: x, stride: 2 } })).toThrow(/springStrided: items.x.stride is 2; it must be a whole number ≥ width \(3\)/);
     expect(call({ width: 0 })).toThrow(RangeError);
@@ -169,7 +297,9 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     const original = mesh.instanceMatrix.array.slice() as Float32Array;
     const springs = new InstancedSprings(solver, mesh, { halflife: 0.3 });
     expect(mesh.instanceMatrix.array).toBe(springs.matrices);
-    const x = solver.alloc(count * 3), v = solver.alloc(count * 3), g = solver.alloc(count * 3);
+    const x = solver.alloc(count * 3),
+      v = solver.alloc(count * 3),
+      g = solver.alloc(count * 3);
     for (let i = 0; i < count; i++) {
       for (let c = 0; c < 3; c++) {
         x[i * 3 + c] = original[i * 16 + 12 + c];
@@ -185,7 +315,8 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     for (let i = 0; i < count; i++) {
       for (let j = 0; j < 16; j++) {
         const k = i * 16 + j;
-        if (j >= 12 && j < 15) expect(Math.abs(springs.matrices[k] - x[i * 3 + j - 12])).toBeLessThanOrEqual(backend === 'simd' ? 1e-5 * 10 : 0);
+        if (j >= 12 && j < 15)
+          expect(Math.abs(springs.matrices[k] - x[i * 3 + j - 12])).toBeLessThanOrEqual(backend === 'simd' ? 1e-5 * 10 : 0);
         else expect(springs.matrices[k]).toBe(original[k]);
       }
     }
@@ -204,8 +335,13 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     const springs = new AttributeSprings(solver, position, { halflife: 0.2 });
     for (let i = 0; i < count; i++) springs.goals.set([0, 1, 2], i * 3);
     springs.update(DT);
-    const x = solver.alloc(count * 3), v = solver.alloc(count * 3), g = solver.alloc(count * 3);
-    for (let i = 0; i < count; i++) { x.set(before.subarray(i * 8 + 4, i * 8 + 7), i * 3); g.set([0, 1, 2], i * 3); }
+    const x = solver.alloc(count * 3),
+      v = solver.alloc(count * 3),
+      g = solver.alloc(count * 3);
+    for (let i = 0; i < count; i++) {
+      x.set(before.subarray(i * 8 + 4, i * 8 + 7), i * 3);
+      g.set([0, 1, 2], i * 3);
+    }
     solver.simpleSpringDamper(x, v, g, 0.2, DT);
     for (let i = 0; i < count; i++) {
       for (let c = 0; c < 8; c++) {
@@ -216,7 +352,8 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     }
     expect(buffer.version).toBeGreaterThan(0);
     springs.dispose();
-    if (backend !== 'js') expect(() => new AttributeSprings(solver, new BufferAttribute(new Float32Array(9), 3))).toThrow(/not in this solver's memory/);
+    if (backend !== 'js')
+      expect(() => new AttributeSprings(solver, new BufferAttribute(new Float32Array(9), 3))).toThrow(/not in this solver's memory/);
     for (const a of [x, v, g, data]) solver.free(a);
   });
 });

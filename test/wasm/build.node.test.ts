@@ -29,12 +29,17 @@ describe('wasm builds', () => {
 
   it('both builds import only their memory (no abort, no runtime) and export the same kernels', async () => {
     const [simd, scalar] = await Promise.all(
-      ['spring-solver.simd.wasm', 'spring-solver.scalar.wasm'].map(async (file) => new WebAssembly.Module(await readFile(new URL(file, dist)))),
+      ['spring-solver.simd.wasm', 'spring-solver.scalar.wasm'].map(
+        async (file) => new WebAssembly.Module(await readFile(new URL(file, dist))),
+      ),
     );
     for (const module of [simd, scalar]) {
       expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
     }
-    const names = (m: WebAssembly.Module) => WebAssembly.Module.exports(m).map((e) => e.name).sort();
+    const names = (m: WebAssembly.Module) =>
+      WebAssembly.Module.exports(m)
+        .map((e) => e.name)
+        .sort();
     expect(names(scalar)).toEqual(names(simd));
   });
 });

@@ -13,7 +13,11 @@ describe('wasm boundary', () => {
     expect(await readFile(generatedPath, 'utf8')).toBe(text);
   }, 120_000);
 
-  it.each(['simd', 'scalar'] as const)('asc compiles the %s target without a diagnostic', async (target) => {
-    expect(await ascDiagnostics(target)).toBe('');
-  }, 120_000);
+  it.each(['simd', 'scalar'] as const)(
+    'asc compiles the %s target without a diagnostic',
+    async (target) => {
+      expect(await ascDiagnostics(target)).toBe('');
+    },
+    120_000,
+  );
 });

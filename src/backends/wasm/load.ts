@@ -12,9 +12,7 @@ export type WasmBuild = 'simd' | 'scalar';
 export type WasmSource = URL | string | BufferSource | Response | WebAssembly.Module;
 
 export function defaultWasmUrl(build: WasmBuild): URL {
-  return build === 'simd'
-    ? new URL('./spring-solver.simd.wasm', import.meta.url)
-    : new URL('./spring-solver.scalar.wasm', import.meta.url);
+  return build === 'simd' ? new URL('./spring-solver.simd.wasm', import.meta.url) : new URL('./spring-solver.scalar.wasm', import.meta.url);
 }
 
 const compiled = new Map<WasmBuild, Promise<WebAssembly.Module>>();

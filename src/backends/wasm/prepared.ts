@@ -33,7 +33,14 @@ function pointerOf(host: Host, p: Param, held: Float32Array[]): [number, number]
  * computes them without keeping. Null when a state array is outside the solver's memory.
  */
 export function keptSpring(
-  host: Host, mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param,
+  host: Host,
+  mode: SpringMode,
+  x: Float32Array,
+  v: Float32Array,
+  g: Float32Array | null,
+  q: Float32Array | null,
+  a: Param,
+  b: Param,
 ): PreparedRun | null {
   if (!host.owns(x) || !host.owns(v) || (g && !host.owns(g)) || (q && !host.owns(q))) return null;
   const px = x.byteOffset;
@@ -74,7 +81,13 @@ export function keptSpring(
  * the dt scalar. Null when an array is outside the solver's memory.
  */
 export function replayKernel(
-  host: Host, kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[], hasDt: boolean,
+  host: Host,
+  kernel: Kernel,
+  n: number,
+  operands: Operand[],
+  params: Param[],
+  scalars: number[],
+  hasDt: boolean,
 ): PreparedRun | null {
   if (operands.some((o) => o.array !== null && !host.owns(o.array))) return null;
   if (params.some((p) => typeof p !== 'number' && !host.owns(p))) return null;

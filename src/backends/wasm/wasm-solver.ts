@@ -104,7 +104,8 @@ export class WasmSolver extends SolverBase {
     if (!(array instanceof Float32Array)) throw new TypeError(`free: array must be a Float32Array, got ${describe(array)}`);
     // By identity: a freed array whose block a later alloc reused must not free that new array.
     if (this.freed.has(array)) throw new TypeError('free: array was already freed');
-    if (!this.live.has(array)) throw new TypeError('free: array was not allocated by this solver (nor is it a view made by alloc), or was already freed');
+    if (!this.live.has(array))
+      throw new TypeError('free: array was not allocated by this solver (nor is it a view made by alloc), or was already freed');
     this.live.delete(array);
     this.freed.add(array);
     this.frees++;
@@ -122,7 +123,9 @@ export class WasmSolver extends SolverBase {
     if (this.freed.has(array)) throw new TypeError(`${method}: ${name} was freed (solver.free); it must not be used afterwards`);
     // A view the caller made of solver memory (subarray, new Float32Array(buffer, …)): inside one live array.
     if (array.length > 0 && !this.allocator.inLiveBlock(array.byteOffset, array.byteLength)) {
-      throw new TypeError(`${method}: ${name} is a view of the solver's memory outside every live alloc() array (freed, or never allocated)`);
+      throw new TypeError(
+        `${method}: ${name} is a view of the solver's memory outside every live alloc() array (freed, or never allocated)`,
+      );
     }
   }
 
@@ -156,14 +159,47 @@ export class WasmSolver extends SolverBase {
     }
   }
 
-  protected runSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, p0: Param, p1: Param, dt: number): void {
+  protected runSpring(
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    p0: Param,
+    p1: Param,
+    dt: number,
+  ): void {
     const k = this.kernels;
-    if (this.owns(x) && this.owns(v) && (g === null || this.owns(g)) && (q === null || this.owns(q)) &&
-      (typeof p0 === 'number' || this.owns(p0)) && (typeof p1 === 'number' || this.owns(p1))) {
+    if (
+      this.owns(x) &&
+      this.owns(v) &&
+      (g === null || this.owns(g)) &&
+      (q === null || this.owns(q)) &&
+      (typeof p0 === 'number' || this.owns(p0)) &&
+      (typeof p1 === 'number' || this.owns(p1))
+    ) {
       // In place, with no allocation (the quick path of ordinary and prepared calls)
-      const px = x.byteOffset, pv = v.byteOffset, pg = g ? g.byteOffset : 0, pq = q ? q.byteOffset : 0, n = x.length;
+      const px = x.byteOffset,
+        pv = v.byteOffset,
+        pg = g ? g.byteOffset : 0,
+        pq = q ? q.byteOffset : 0,
+        n = x.length;
       if (typeof p0 === 'number' && typeof p1 === 'number') k.springUniform(px, pv, pg, pq, n, mode, p0, p1, dt);
-      else k.springPerElement(px, pv, pg, pq, n, mode, this.paramPointer(p0, 0), typeof p0 === 'number' ? 0 : 1, this.paramPointer(p1, 1), typeof p1 === 'number' ? 0 : 1, dt, 0);
+      else
+        k.springPerElement(
+          px,
+          pv,
+          pg,
+          pq,
+          n,
+          mode,
+          this.paramPointer(p0, 0),
+          typeof p0 === 'number' ? 0 : 1,
+          this.paramPointer(p1, 1),
+          typeof p1 === 'number' ? 0 : 1,
+          dt,
+          0,
+        );
       return;
     }
     const state = [out(x), out(v), input(g), input(q)];
@@ -205,30 +241,53 @@ export class WasmSolver extends SolverBase {
 
   /** The quick path with one read of each array's buffer and offset (see SolverBase.quickRun). @internal */
   override quickRun(
-    mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param,
-    positive0: boolean, dt: number,
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    a: Param,
+    b: Param,
+    positive0: boolean,
+    dt: number,
   ): boolean {
     const buffer = this.memoryBuffer;
-    if (x.buffer !== buffer || v.buffer !== buffer || (g !== null && g.buffer !== buffer) || (q !== null && q.buffer !== buffer) ||
-      (typeof a !== 'number' && a.buffer !== buffer) || (typeof b !== 'number' && b.buffer !== buffer)) {
+    if (
+      x.buffer !== buffer ||
+      v.buffer !== buffer ||
+      (g !== null && g.buffer !== buffer) ||
+      (q !== null && q.buffer !== buffer) ||
+      (typeof a !== 'number' && a.buffer !== buffer) ||
+      (typeof b !== 'number' && b.buffer !== buffer)
+    ) {
       return super.quickRun(mode, x, v, g, q, a, b, positive0, dt);
     }
     // Every array has n floats: two overlap unless their offsets differ by ≥ n·4 bytes, and an
     // input may sit on an output only at the same offset (the identical array).
     // Arrays from alloc() (anything else, a view the caller made, goes through the full checks).
     const live = this.live;
-    if (!live.has(x) || !live.has(v) || (g !== null && !live.has(g)) || (q !== null && !live.has(q)) ||
-      (typeof a !== 'number' && !live.has(a)) || (typeof b !== 'number' && !live.has(b))) {
+    if (
+      !live.has(x) ||
+      !live.has(v) ||
+      (g !== null && !live.has(g)) ||
+      (q !== null && !live.has(q)) ||
+      (typeof a !== 'number' && !live.has(a)) ||
+      (typeof b !== 'number' && !live.has(b))
+    ) {
       return false;
     }
     const n = x.length;
     const bytes = n * 4;
-    const px = x.byteOffset, pv = v.byteOffset, pg = g ? g.byteOffset : 0, pq = q ? q.byteOffset : 0;
+    const px = x.byteOffset,
+      pv = v.byteOffset,
+      pg = g ? g.byteOffset : 0,
+      pq = q ? q.byteOffset : 0;
     if (px < pv + bytes && pv < px + bytes) return false;
     if (g !== null && (clash(pg, px, bytes) || clash(pg, pv, bytes))) return false;
     if (q !== null && (clash(pq, px, bytes) || clash(pq, pv, bytes))) return false;
     const k = this.kernels;
-    let pa = 0, pb = 0;
+    let pa = 0,
+      pb = 0;
     if (typeof a !== 'number') {
       pa = a.byteOffset;
       if (overlaps(pa, px, bytes) || overlaps(pa, pv, bytes) || k.firstInvalid(pa, n, positive0) >= 0) return false;
@@ -253,12 +312,22 @@ export class WasmSolver extends SolverBase {
     return true;
   }
 
-  override preparedSpring(mode: SpringMode, x: Float32Array, v: Float32Array, g: Float32Array | null, q: Float32Array | null, a: Param, b: Param): PreparedRun {
+  override preparedSpring(
+    mode: SpringMode,
+    x: Float32Array,
+    v: Float32Array,
+    g: Float32Array | null,
+    q: Float32Array | null,
+    a: Param,
+    b: Param,
+  ): PreparedRun {
     return keptSpring(this, mode, x, v, g, q, a, b) ?? super.preparedSpring(mode, x, v, g, q, a, b);
   }
 
   override preparedKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[], hasDt: boolean): PreparedRun {
-    return replayKernel(this, kernel, n, operands, params, scalars, hasDt) ?? super.preparedKernel(kernel, n, operands, params, scalars, hasDt);
+    return (
+      replayKernel(this, kernel, n, operands, params, scalars, hasDt) ?? super.preparedKernel(kernel, n, operands, params, scalars, hasDt)
+    );
   }
 
   private constantPointer(slot: number): number {
@@ -272,11 +341,15 @@ export class WasmSolver extends SolverBase {
   private marshal(n: number, operands: Operand[], kernel: (pointers: number[], count: number) => void): void {
     const copied = operands.filter((o) => o.array !== null && !this.owns(o.array));
     if (copied.length === 0) {
-      kernel(operands.map((o) => (o.array ? o.array.byteOffset : 0)), n);
+      kernel(
+        operands.map((o) => (o.array ? o.array.byteOffset : 0)),
+        n,
+      );
       return;
     }
     const widest = Math.max(...copied.map((o) => o.width));
-    if (widest > SLOT_FLOATS) throw new RangeError(`an element of ${widest} floats exceeds the copy scratch (${SLOT_FLOATS}); pass arrays from alloc()`);
+    if (widest > SLOT_FLOATS)
+      throw new RangeError(`an element of ${widest} floats exceeds the copy scratch (${SLOT_FLOATS}); pass arrays from alloc()`);
     const chunk = Math.floor(SLOT_FLOATS / widest);
     for (let start = 0; start < n; start += chunk) {
       const count = Math.min(chunk, n - start);

@@ -34,7 +34,7 @@ export const BENCH_CASES: readonly BenchCase[] = [
     setup(solver, n) {
       // x, v, g, q, then frequencies 0.5–3 Hz and halflives 0.05–0.5 s: under- and over-damped mixed.
       const arrays = allocFilled(solver, n, 6, (a, i) =>
-        a === 2 ? Math.sin(i) : a === 4 ? 0.5 + 2.5 * ((i * 7) % 13) / 13 : a === 5 ? 0.05 + 0.45 * ((i * 5) % 11) / 11 : 0,
+        a === 2 ? Math.sin(i) : a === 4 ? 0.5 + (2.5 * ((i * 7) % 13)) / 13 : a === 5 ? 0.05 + (0.45 * ((i * 5) % 11)) / 11 : 0,
       );
       const [x, v, g, q, f, h] = arrays as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
       return { run: () => solver.springDamper(x, v, g, q, f, h, DT), dispose: () => arrays.forEach((a) => solver.free(a)) };

@@ -16,8 +16,14 @@ function chart(parent: HTMLElement, title: string, yLabel: string, logY: boolean
       height: SIZE.height,
       title,
       legend: { live: false },
-      scales: { x: { time: false, distr: 3, log: 2 }, y: logY ? { distr: 3, log: 10 } : { range: (_u, _min, max) => [0, Math.max(2, max * 1.1)] } },
-      axes: [{ label: 'N (elements)', values: (_u, ticks) => ticks.map((t) => (t == null ? '' : formatCount(t))) }, { label: yLabel, size: 60 }],
+      scales: {
+        x: { time: false, distr: 3, log: 2 },
+        y: logY ? { distr: 3, log: 10 } : { range: (_u, _min, max) => [0, Math.max(2, max * 1.1)] },
+      },
+      axes: [
+        { label: 'N (elements)', values: (_u, ticks) => ticks.map((t) => (t == null ? '' : formatCount(t))) },
+        { label: yLabel, size: 60 },
+      ],
       series: [{ label: 'N' }, ...series],
     },
     [[], ...series.map(() => [])],
@@ -32,12 +38,18 @@ export interface BenchCharts {
 
 export function buildCharts(parent: HTMLElement, backends: readonly Backend[]): BenchCharts {
   const timing = chart(
-    parent, 'Time per element (lower is faster)', 'ns / element', true,
+    parent,
+    'Time per element (lower is faster)',
+    'ns / element',
+    true,
     backends.map((b) => ({ label: b, stroke: BACKEND_COLORS[b], width: 2, points: POINTS })),
   );
   const fast = backends.filter((b) => b !== 'js');
   const speedup = chart(
-    parent, 'Speedup over the JS backend', '× faster than JS', false,
+    parent,
+    'Speedup over the JS backend',
+    '× faster than JS',
+    false,
     fast.map((b) => ({ label: `${b} / js`, stroke: BACKEND_COLORS[b], width: 2, points: POINTS })),
   );
   return {

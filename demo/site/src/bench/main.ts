@@ -77,8 +77,10 @@ async function timeCase(benchCase: BenchCase, solver: Solver, n: number): Promis
 
 /** Medians of RUNS runs with their range (min–max); the ratios are of the medians. */
 function showTable(table: HTMLTableElement, spreads: Record<Backend, (Spread | null)[]>): void {
-  const cell = (value: number | null | undefined, digits: number, suffix = '') => (value == null ? '…' : `${value.toFixed(digits)}${suffix}`);
-  const spreadCell = (s: Spread | null | undefined) => (s == null ? '…' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`);
+  const cell = (value: number | null | undefined, digits: number, suffix = '') =>
+    value == null ? '…' : `${value.toFixed(digits)}${suffix}`;
+  const spreadCell = (s: Spread | null | undefined) =>
+    s == null ? '…' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
   const header = ['N', ...BACKENDS.map((b) => `${b} ns/element, median (min–max of ${RUNS})`), 'simd vs js', 'wasm vs js'];
   const rows = SIZES.map((n, i) => [
     formatCount(n),

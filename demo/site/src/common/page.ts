@@ -29,7 +29,14 @@ export function slider(
   const label = document.createElement('label');
   const input = document.createElement('input');
   const output = document.createElement('output');
-  Object.assign(input, { type: 'range', id: spec.id, min: String(spec.min), max: String(spec.max), step: String(spec.step), value: String(spec.value) });
+  Object.assign(input, {
+    type: 'range',
+    id: spec.id,
+    min: String(spec.min),
+    max: String(spec.max),
+    step: String(spec.step),
+    value: String(spec.value),
+  });
   const show = () => (output.textContent = `${input.value} ${spec.unit}`.trim());
   input.addEventListener('input', () => {
     show();

@@ -13,7 +13,12 @@ const START_STAGGER = 0.37;
 /** A jump moves every playhead this fraction of the clip forward. */
 const JUMP_FRACTION = 0.4;
 
-const FIELDS = [['positions', 3], ['rotations', 4], ['velocities', 3], ['angularVelocities', 3]] as const;
+const FIELDS = [
+  ['positions', 3],
+  ['rotations', 4],
+  ['velocities', 3],
+  ['angularVelocities', 3],
+] as const;
 
 export class Crowd {
   readonly input: Pose;
@@ -24,7 +29,11 @@ export class Crowd {
   private readonly inputFrames: Int32Array;
   private readonly duration: number;
 
-  constructor(readonly clip: Clip, readonly count: number, private readonly solver: Solver) {
+  constructor(
+    readonly clip: Clip,
+    readonly count: number,
+    private readonly solver: Solver,
+  ) {
     this.duration = clip.frameCount * clip.frameTime;
     this.times = Float64Array.from({ length: count }, (_, c) => (c * START_STAGGER) % this.duration);
     this.sourceFrames = new Int32Array(count);

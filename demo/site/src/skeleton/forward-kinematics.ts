@@ -20,7 +20,13 @@ export function createWorldPose(clip: Clip): WorldPose {
  * bone) and `positions` (3 floats a bone), placed at `origin` (x, z on the ground).
  */
 export function forwardKinematics(
-  clip: Clip, rotations: Float32Array, positions: Float32Array, first: number, originX: number, originZ: number, out: WorldPose,
+  clip: Clip,
+  rotations: Float32Array,
+  positions: Float32Array,
+  first: number,
+  originX: number,
+  originZ: number,
+  out: WorldPose,
 ): void {
   const worldRotations = scratchRotations(clip.bones);
   for (let b = 0; b < clip.bones; b++) {
@@ -62,7 +68,15 @@ function multiply(a: Float32Array, i: number, b: Float32Array, j: number, out: F
 
 /** out[o…] = base[k…] + rotate(q[i…], (x, y, z)). */
 function rotateInto(
-  q: Float32Array, i: number, x: number, y: number, z: number, base: Float32Array, k: number, out: Float32Array, o: number,
+  q: Float32Array,
+  i: number,
+  x: number,
+  y: number,
+  z: number,
+  base: Float32Array,
+  k: number,
+  out: Float32Array,
+  o: number,
 ): void {
   const [qx, qy, qz, qw] = [q[i]!, q[i + 1]!, q[i + 2]!, q[i + 3]!];
   // v + 2w(u × v) + 2u × (u × v), u = (qx, qy, qz)

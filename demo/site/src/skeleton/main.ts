@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   const sizeLabel = document.createElement('label');
   const size = document.createElement('select');
   size.id = 'crowd';
-  for (const n of CROWD_SIZES) size.add(new Option(`${n.toLocaleString('en')} character${n > 1 ? 's' : ''}`, String(n), false, n === DEFAULT_CROWD));
+  for (const n of CROWD_SIZES)
+    size.add(new Option(`${n.toLocaleString('en')} character${n > 1 ? 's' : ''}`, String(n), false, n === DEFAULT_CROWD));
   size.addEventListener('change', () => {
     disposeScene(scene, solver);
     scene = buildScene(solver, clip, Number(size.value), halflife, canvases);
@@ -53,7 +54,11 @@ async function main(): Promise<void> {
   jump.textContent = 'Jump';
   jump.addEventListener('click', () => (jumpRequested = true));
   controls.append(sizeLabel, jump);
-  slider(controls, { id: 'halflife', label: 'halflife', unit: 's', min: 0.02, max: 0.6, step: 0.01, value: halflife }, (value) => (halflife = value));
+  slider(
+    controls,
+    { id: 'halflife', label: 'halflife', unit: 's', min: 0.02, max: 0.6, step: 0.01, value: halflife },
+    (value) => (halflife = value),
+  );
 
   let last = performance.now();
   const loop = (now: number) => {

@@ -23,7 +23,10 @@ export class CrowdRenderer {
   private readonly height: number;
   private readonly handSite: number;
 
-  constructor(private readonly canvas: HTMLCanvasElement, private readonly clip: Clip) {
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly clip: Clip,
+  ) {
     this.context = canvas.getContext('2d')!;
     this.world = createWorldPose(clip);
     // The vertical extent over the whole clip (sampled), so no frame leaves its cell.
@@ -54,7 +57,7 @@ export class CrowdRenderer {
     g.clearRect(0, 0, canvas.width, canvas.height);
     g.lineCap = 'round';
     for (let c = 0; c < drawn; c++) {
-      const cx = (c % columns + 0.5) * cellW;
+      const cx = ((c % columns) + 0.5) * cellW;
       const base = (Math.floor(c / columns) + 0.95) * cellH;
       const project = (array: Float32Array, i: number): [number, number] => [
         cx + scale * (array[i]! * cos + array[i + 2]! * sin),

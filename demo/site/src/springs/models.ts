@@ -107,7 +107,7 @@ function pdModel(integrator: 'explicit' | 'semi-implicit' | 'implicit' | 'exact'
   return arrayModel({
     id: `pdSpring-${integrator}`,
     label: `pdSpring '${integrator}'`,
-    source: "Bowles, Spring dynamics for production; ω = 2π·frequency",
+    source: 'Bowles, Spring dynamics for production; ω = 2π·frequency',
     uses: ['frequency', 'dampingRatio'],
     exact: integrator === 'exact',
     method: 'pdSpring',
@@ -124,7 +124,12 @@ interface SecondOrderDynamicsLike {
   dispose(): void;
 }
 type SecondOrderDynamicsClass = new (
-  solver: Solver, f: number, zeta: number, r: number, x0: Float32Array, options: { method: SecondOrderMethod },
+  solver: Solver,
+  f: number,
+  zeta: number,
+  r: number,
+  x0: Float32Array,
+  options: { method: SecondOrderMethod },
 ) => SecondOrderDynamicsLike;
 
 function secondOrderModel(method: SecondOrderMethod): SpringModel {
@@ -168,38 +173,67 @@ function secondOrderModel(method: SecondOrderMethod): SpringModel {
 
 export const MODELS: readonly SpringModel[] = [
   arrayModel({
-    id: 'damper', label: 'damper', source: `${HOLDEN}: damper_exact`, uses: ['halflife'], exact: true, method: 'damper',
+    id: 'damper',
+    label: 'damper',
+    source: `${HOLDEN}: damper_exact`,
+    uses: ['halflife'],
+    exact: true,
+    method: 'damper',
     step: (solver, s, p, dt) => solver.damper(s.x, s.g, p.halflife, dt),
   }),
   arrayModel({
-    id: 'springDamper', label: 'springDamper', source: `${HOLDEN}: spring_damper_exact`, uses: ['frequency', 'halflife'], exact: true,
+    id: 'springDamper',
+    label: 'springDamper',
+    source: `${HOLDEN}: spring_damper_exact`,
+    uses: ['frequency', 'halflife'],
+    exact: true,
     method: 'springDamper',
     step: (solver, s, p, dt) => solver.springDamper(s.x, s.v, s.g, s.q, p.frequency, p.halflife, dt),
   }),
   arrayModel({
-    id: 'springDamperStiffness', label: 'springDamperStiffness', source: `${HOLDEN}: stiffness (2π·frequency)², damping 4·ln2/halflife`,
-    uses: ['frequency', 'halflife'], exact: true, method: 'springDamperStiffness',
+    id: 'springDamperStiffness',
+    label: 'springDamperStiffness',
+    source: `${HOLDEN}: stiffness (2π·frequency)², damping 4·ln2/halflife`,
+    uses: ['frequency', 'halflife'],
+    exact: true,
+    method: 'springDamperStiffness',
     step: (solver, s, p, dt) =>
       solver.springDamperStiffness(s.x, s.v, s.g, s.q, api.frequencyToStiffness(p.frequency), api.halflifeToDamping(p.halflife), dt),
   }),
   arrayModel({
-    id: 'springDamperRatio', label: 'springDamperRatio', source: `${HOLDEN}: damping-ratio form`, uses: ['dampingRatio', 'halflife'], exact: true,
+    id: 'springDamperRatio',
+    label: 'springDamperRatio',
+    source: `${HOLDEN}: damping-ratio form`,
+    uses: ['dampingRatio', 'halflife'],
+    exact: true,
     method: 'springDamperRatio',
     step: (solver, s, p, dt) => solver.springDamperRatio(s.x, s.v, s.g, s.q, p.dampingRatio, p.halflife, dt),
   }),
   arrayModel({
-    id: 'criticalSpringDamper', label: 'criticalSpringDamper', source: `${HOLDEN}: critical_spring_damper_exact`, uses: ['halflife'], exact: true,
+    id: 'criticalSpringDamper',
+    label: 'criticalSpringDamper',
+    source: `${HOLDEN}: critical_spring_damper_exact`,
+    uses: ['halflife'],
+    exact: true,
     method: 'criticalSpringDamper',
     step: (solver, s, p, dt) => solver.criticalSpringDamper(s.x, s.v, s.g, s.q, p.halflife, dt),
   }),
   arrayModel({
-    id: 'simpleSpringDamper', label: 'simpleSpringDamper', source: `${HOLDEN}: simple_spring_damper_exact`, uses: ['halflife'], exact: true,
+    id: 'simpleSpringDamper',
+    label: 'simpleSpringDamper',
+    source: `${HOLDEN}: simple_spring_damper_exact`,
+    uses: ['halflife'],
+    exact: true,
     method: 'simpleSpringDamper',
     step: (solver, s, p, dt) => solver.simpleSpringDamper(s.x, s.v, s.g, p.halflife, dt),
   }),
   arrayModel({
-    id: 'decaySpringDamper', label: 'decaySpringDamper', source: `${HOLDEN}: decay_spring_damper_exact, on the offset from the goal`,
-    uses: ['halflife'], exact: true, method: 'decaySpringDamper',
+    id: 'decaySpringDamper',
+    label: 'decaySpringDamper',
+    source: `${HOLDEN}: decay_spring_damper_exact, on the offset from the goal`,
+    uses: ['halflife'],
+    exact: true,
+    method: 'decaySpringDamper',
     // x is the offset from the goal, decaying to 0: a goal change adds the jump to it.
     reset: (s) => {
       s.x[0] = 0;
@@ -211,13 +245,23 @@ export const MODELS: readonly SpringModel[] = [
     value: (s) => s.g[0]! + s.x[0]!,
   }),
   arrayModel({
-    id: 'doubleSpringDamper', label: 'doubleSpringDamper', source: `${HOLDEN}: double_spring_damper`, uses: ['halflife'], exact: false,
-    method: 'doubleSpringDamper', hasIntermediate: true,
+    id: 'doubleSpringDamper',
+    label: 'doubleSpringDamper',
+    source: `${HOLDEN}: double_spring_damper`,
+    uses: ['halflife'],
+    exact: false,
+    method: 'doubleSpringDamper',
+    hasIntermediate: true,
     step: (solver, s, p, dt) => call(solver, 'doubleSpringDamper', s.x, s.v, s.xi, s.vi, s.g, p.halflife, dt),
   }),
   arrayModel({
-    id: 'timedSpringDamper', label: 'timedSpringDamper', source: `${HOLDEN}: timed_spring_damper`, uses: ['halflife', 'timeToGoal', 'apprehension'],
-    exact: false, method: 'timedSpringDamper', hasIntermediate: true,
+    id: 'timedSpringDamper',
+    label: 'timedSpringDamper',
+    source: `${HOLDEN}: timed_spring_damper`,
+    uses: ['halflife', 'timeToGoal', 'apprehension'],
+    exact: false,
+    method: 'timedSpringDamper',
+    hasIntermediate: true,
     step: (solver, s, p, dt) => {
       if (s.g[0] !== s.lastGoal) {
         s.tGoal = p.timeToGoal; // a new goal: arrive in timeToGoal, starting from where x is
@@ -228,8 +272,13 @@ export const MODELS: readonly SpringModel[] = [
     },
   }),
   arrayModel({
-    id: 'velocitySpringDamper', label: 'velocitySpringDamper', source: `${HOLDEN}: velocity_spring_damper`, uses: ['halflife', 'speed', 'apprehension'],
-    exact: false, method: 'velocitySpringDamper', hasIntermediate: true,
+    id: 'velocitySpringDamper',
+    label: 'velocitySpringDamper',
+    source: `${HOLDEN}: velocity_spring_damper`,
+    uses: ['halflife', 'speed', 'apprehension'],
+    exact: false,
+    method: 'velocitySpringDamper',
+    hasIntermediate: true,
     step: (solver, s, p, dt) => call(solver, 'velocitySpringDamper', s.x, s.v, s.xi, s.g, p.speed, p.halflife, dt, p.apprehension),
   }),
   pdModel('explicit'),

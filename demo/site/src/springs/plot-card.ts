@@ -34,7 +34,10 @@ export class PlotCard {
   private readonly chart: HTMLElement;
   private pressed = false;
 
-  constructor(readonly model: SpringModel, onGoal: (value: number) => void) {
+  constructor(
+    readonly model: SpringModel,
+    onGoal: (value: number) => void,
+  ) {
     this.element = document.createElement('article');
     this.element.className = 'card';
     this.element.dataset.model = model.id;
@@ -94,7 +97,10 @@ export class PlotCard {
   update(traces: readonly Trace[], end: number, span: number): void {
     if (!this.plot) return;
     const finest = traces.reduce((a, b) => (b.dt < a.dt ? b : a));
-    const tables: uPlot.AlignedData[] = [[finest.t, finest.goal], ...coarseFirst(traces).map((trace): uPlot.AlignedData => [trace.t, trace.value])];
+    const tables: uPlot.AlignedData[] = [
+      [finest.t, finest.goal],
+      ...coarseFirst(traces).map((trace): uPlot.AlignedData => [trace.t, trace.value]),
+    ];
     if (this.model.hasIntermediate) tables.push([finest.t, finest.intermediate]);
     const data = uPlot.join(tables);
     this.plot.batch(() => {

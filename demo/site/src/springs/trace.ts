@@ -23,7 +23,11 @@ export class Trace {
   private steps = 0;
   private readonly state: ModelState;
 
-  constructor(readonly model: SpringModel, state: ModelState, readonly dt: number) {
+  constructor(
+    readonly model: SpringModel,
+    state: ModelState,
+    readonly dt: number,
+  ) {
     this.state = state;
   }
 

@@ -1,8 +1,21 @@
 // A spring-following camera: drag on the ground to move the goal; the marker, the camera and
 // the point it looks at follow with spring3 (exact, frame-rate independent, no solver).
 import {
-  AmbientLight, BoxGeometry, Color, DirectionalLight, GridHelper, Mesh, MeshLambertMaterial, PerspectiveCamera,
-  Plane, Raycaster, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer,
+  AmbientLight,
+  BoxGeometry,
+  Color,
+  DirectionalLight,
+  GridHelper,
+  Mesh,
+  MeshLambertMaterial,
+  PerspectiveCamera,
+  Plane,
+  Raycaster,
+  Scene,
+  SphereGeometry,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
 } from 'three';
 import { spring3 } from 'spring-solver/three';
 
@@ -71,7 +84,8 @@ export class CameraSection {
   }
 
   private resize(): void {
-    const width = this.canvas.clientWidth, height = this.canvas.clientHeight;
+    const width = this.canvas.clientWidth,
+      height = this.canvas.clientHeight;
     const ratio = this.renderer.getPixelRatio();
     if (this.canvas.width !== Math.round(width * ratio) || this.canvas.height !== Math.round(height * ratio)) {
       this.renderer.setSize(width, height, false);

@@ -2,8 +2,20 @@
 // drawn as one InstancedMesh, their spots on the ground a second InstancedMesh whose instance
 // matrices live in solver memory and spring toward goals (InstancedSprings, no copy).
 import {
-  AmbientLight, Color, DirectionalLight, Group, InstancedMesh, Matrix4, Mesh, MeshLambertMaterial,
-  OctahedronGeometry, CylinderGeometry, PerspectiveCamera, PlaneGeometry, Scene, WebGLRenderer,
+  AmbientLight,
+  Color,
+  DirectionalLight,
+  Group,
+  InstancedMesh,
+  Matrix4,
+  Mesh,
+  MeshLambertMaterial,
+  OctahedronGeometry,
+  CylinderGeometry,
+  PerspectiveCamera,
+  PlaneGeometry,
+  Scene,
+  WebGLRenderer,
 } from 'three';
 import { createSolver, Inertializer, type Pose, type Solver } from 'spring-solver';
 import { InstancedSprings } from 'spring-solver/three';
@@ -15,7 +27,13 @@ export const CROWD_SIZES = [500, 1000, 2000, 5000];
 const SPACING = 1.6; // metres between spots
 const MEMORY_BYTES = 64 * 1024 * 1024;
 
-export interface CrowdTimings { pose: number; inertialize: number; springs: number; joints: number; render: number }
+export interface CrowdTimings {
+  pose: number;
+  inertialize: number;
+  springs: number;
+  joints: number;
+  render: number;
+}
 
 export class CrowdSection {
   readonly timings: CrowdTimings = { pose: 0, inertialize: 0, springs: 0, joints: 0, render: 0 };
@@ -26,12 +44,20 @@ export class CrowdSection {
   private readonly scale: number;
   private readonly bottom: number;
   private state: {
-    solver: Solver; crowd: Crowd; inertializer: Inertializer; output: Pose;
-    spots: InstancedSprings; joints: InstancedMesh; group: Group;
+    solver: Solver;
+    crowd: Crowd;
+    inertializer: Inertializer;
+    output: Pose;
+    spots: InstancedSprings;
+    joints: InstancedMesh;
+    group: Group;
   } | null = null;
   private formation = 0;
 
-  constructor(canvas: HTMLCanvasElement, private readonly clip: Clip) {
+  constructor(
+    canvas: HTMLCanvasElement,
+    private readonly clip: Clip,
+  ) {
     this.renderer = new WebGLRenderer({ canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
     this.scene.background = new Color(0xe2e8f0);
@@ -62,7 +88,10 @@ export class CrowdSection {
     const inertializer = new Inertializer(solver, { count, bones: this.clip.bones, halflife: this.halflife });
     const n = count * this.clip.bones;
     const output: Pose = {
-      positions: solver.alloc(3 * n), rotations: solver.alloc(4 * n), velocities: solver.alloc(3 * n), angularVelocities: solver.alloc(3 * n),
+      positions: solver.alloc(3 * n),
+      rotations: solver.alloc(4 * n),
+      velocities: solver.alloc(3 * n),
+      angularVelocities: solver.alloc(3 * n),
     };
     const group = new Group();
     // Spots: their instance matrices move into solver memory, and their translations spring.
@@ -141,7 +170,8 @@ export class CrowdSection {
         x = Math.cos(angle) * (ring + 1) * SPACING * 0.5;
         z = Math.sin(angle) * (ring + 1) * SPACING * 0.5;
       } else {
-        const u = ((i % columns) - (columns - 1) / 2) * SPACING, w = (Math.floor(i / columns) - (columns - 1) / 2) * SPACING;
+        const u = ((i % columns) - (columns - 1) / 2) * SPACING,
+          w = (Math.floor(i / columns) - (columns - 1) / 2) * SPACING;
         x = (u - w) * 0.72;
         z = (u + w) * 0.72;
       }
@@ -158,11 +188,15 @@ export class CrowdSection {
     for (let c = 0; c < count; c++) {
       forwardKinematics(this.clip, pose.rotations, pose.positions, c * bones, 0, 0, this.world);
       // The root stands over the spot (the capture's own horizontal position is taken out).
-      const ox = spots[c * 16 + 12]! - this.world.bones[0]! * k, oz = spots[c * 16 + 14]! - this.world.bones[2]! * k;
+      const ox = spots[c * 16 + 12]! - this.world.bones[0]! * k,
+        oz = spots[c * 16 + 14]! - this.world.bones[2]! * k;
       let j = c * perCharacter * 16;
       for (const array of [this.world.bones, this.world.endSites]) {
         for (let i = 0; i < array.length; i += 3, j += 16) {
-          m[j] = 1; m[j + 5] = 1; m[j + 10] = 1; m[j + 15] = 1;
+          m[j] = 1;
+          m[j + 5] = 1;
+          m[j + 10] = 1;
+          m[j + 15] = 1;
           m[j + 12] = ox + array[i]! * k;
           m[j + 13] = (array[i + 1]! - this.bottom) * k;
           m[j + 14] = oz + array[i + 2]! * k;
@@ -174,8 +208,12 @@ export class CrowdSection {
 
   private resize(): void {
     const canvas = this.renderer.domElement;
-    const width = canvas.clientWidth, height = canvas.clientHeight;
-    if (canvas.width !== Math.round(width * this.renderer.getPixelRatio()) || canvas.height !== Math.round(height * this.renderer.getPixelRatio())) {
+    const width = canvas.clientWidth,
+      height = canvas.clientHeight;
+    if (
+      canvas.width !== Math.round(width * this.renderer.getPixelRatio()) ||
+      canvas.height !== Math.round(height * this.renderer.getPixelRatio())
+    ) {
       this.renderer.setSize(width, height, false);
       this.camera.aspect = width / Math.max(1, height);
       this.camera.updateProjectionMatrix();

@@ -48,14 +48,29 @@ async function main(): Promise<void> {
     rebuilding = false;
   };
   const sizes = CROWD_SIZES.includes(count) ? CROWD_SIZES : [count, ...CROWD_SIZES];
-  select('crowd', 'crowd', sizes.map((n) => [String(n), `${n.toLocaleString('en')} characters`]), String(count), (v) => {
-    count = Number(v);
-    void rebuild();
-  });
-  select('backend', 'backend', [['simd', 'SIMD (wasm)'], ['js', 'JS (float64 reference)']], backend, (v) => {
-    backend = v as 'simd' | 'js';
-    void rebuild();
-  });
+  select(
+    'crowd',
+    'crowd',
+    sizes.map((n) => [String(n), `${n.toLocaleString('en')} characters`]),
+    String(count),
+    (v) => {
+      count = Number(v);
+      void rebuild();
+    },
+  );
+  select(
+    'backend',
+    'backend',
+    [
+      ['simd', 'SIMD (wasm)'],
+      ['js', 'JS (float64 reference)'],
+    ],
+    backend,
+    (v) => {
+      backend = v as 'simd' | 'js';
+      void rebuild();
+    },
+  );
   const button = (id: string, text: string, onClick: () => void) => {
     const b = document.createElement('button');
     b.id = id;
@@ -65,14 +80,24 @@ async function main(): Promise<void> {
   };
   button('jump', 'Jump', () => (jumpRequested = true));
   button('regroup', 'Regroup', () => crowd.regroup());
-  slider(controls, { id: 'halflife', label: 'inertialization halflife', unit: 's', min: 0.02, max: 0.6, step: 0.01, value: crowd.halflife }, (v) => (crowd.halflife = v));
+  slider(
+    controls,
+    { id: 'halflife', label: 'inertialization halflife', unit: 's', min: 0.02, max: 0.6, step: 0.01, value: crowd.halflife },
+    (v) => (crowd.halflife = v),
+  );
 
-  const hook: ThreeDemoHook = { frames: 0, crowdCount: () => count, backend: () => running, cameraPosition: () => camera.camera.position.toArray() };
+  const hook: ThreeDemoHook = {
+    frames: 0,
+    crowdCount: () => count,
+    backend: () => running,
+    cameraPosition: () => camera.camera.position.toArray(),
+  };
   window.threeDemo = hook;
   // A section off screen is not stepped or drawn (two WebGL canvases cost twice the frame time).
   const visible = new Map<Element, boolean>();
   const observer = new IntersectionObserver((entries) => entries.forEach((e) => visible.set(e.target, e.isIntersecting)));
-  const crowdCanvas = document.getElementById('crowd-canvas')!, cameraCanvas = document.getElementById('camera-canvas')!;
+  const crowdCanvas = document.getElementById('crowd-canvas')!,
+    cameraCanvas = document.getElementById('camera-canvas')!;
   observer.observe(crowdCanvas);
   observer.observe(cameraCanvas);
   const crowdStats = document.getElementById('crowd-stats')!;
@@ -91,7 +116,9 @@ async function main(): Promise<void> {
         crowdStats.textContent =
           `${count.toLocaleString('en')} characters × ${clip.bones} bones, '${running}' backend · per frame: pose ${ms(t.pose)}, ` +
           `inertialize ${ms(t.inertialize)}, spot springs ${ms(t.springs)}, joints (forward kinematics) ${ms(t.joints)}, render ${ms(t.render)}` +
-          ` · solver work: ${Object.entries(perBackend).map(([b, v]) => `${b} ${ms(v)}`).join(', ')}`;
+          ` · solver work: ${Object.entries(perBackend)
+            .map(([b, v]) => `${b} ${ms(v)}`)
+            .join(', ')}`;
       }
       if (visible.get(cameraCanvas) !== false) camera.frame(dt);
       const p = camera.camera.position;

@@ -91,7 +91,11 @@ class Rig {
   /** Places each capsule between a bone and its parent (world positions). */
   draw(): void {
     this.root.updateMatrixWorld(true);
-    const a = new Vector3(), b = new Vector3(), d = new Vector3(), m = new Matrix4(), q = new Quaternion();
+    const a = new Vector3(),
+      b = new Vector3(),
+      d = new Vector3(),
+      m = new Matrix4(),
+      q = new Quaternion();
     const up = new Vector3(0, 1, 0);
     this.links.forEach(([parent, child], k) => {
       parent.getWorldPosition(a);
@@ -127,7 +131,10 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   const jumpTarget = clip.clone(); // the crossfade's second action plays the same motion from elsewhere
   const actions = {
     none: rigs.none.mixer.clipAction(clip).play(),
-    crossfade: [rigs.crossfade.mixer.clipAction(clip).play(), rigs.crossfade.mixer.clipAction(jumpTarget)] as [AnimationAction, AnimationAction],
+    crossfade: [rigs.crossfade.mixer.clipAction(clip).play(), rigs.crossfade.mixer.clipAction(jumpTarget)] as [
+      AnimationAction,
+      AnimationAction,
+    ],
     inertialized: rigs.inertialized.mixer.clipAction(clip).play(),
   };
   let crossfadeActive = 0;
@@ -189,7 +196,8 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   actions.none.time = MOVING[0];
   rigs.none.mixer.update(0);
   rigs.none.angularSpeed(0);
-  const center = box.getCenter(new Vector3()), size = box.getSize(new Vector3());
+  const center = box.getCenter(new Vector3()),
+    size = box.getSize(new Vector3());
   const distance = (0.65 * Math.max(size.x, size.y, size.z)) / Math.tan((camera.fov / 2) * (Math.PI / 180));
   camera.position.set(center.x, center.y + 0.2 * size.y, center.z + distance);
   camera.lookAt(center);
@@ -203,7 +211,15 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
       height: 180,
       scales: { x: { time: false } },
       axes: [{ label: 's' }, { label: 'hip angular speed, rad/s' }],
-      series: [{}, ...(Object.keys(COLORS) as Kind[]).map((kind) => ({ label: TITLES[kind], stroke: COLORS[kind], width: 2, points: { show: false } }))],
+      series: [
+        {},
+        ...(Object.keys(COLORS) as Kind[]).map((kind) => ({
+          label: TITLES[kind],
+          stroke: COLORS[kind],
+          width: 2,
+          points: { show: false },
+        })),
+      ],
     },
     [[], [], [], []],
     chart,
@@ -249,7 +265,8 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
     }
     plot.setData([times, speeds.none, speeds.crossfade, speeds.inertialized]);
     // draw
-    const width = canvas.clientWidth, height = canvas.clientHeight;
+    const width = canvas.clientWidth,
+      height = canvas.clientHeight;
     if (canvas.width !== Math.round(width * renderer.getPixelRatio())) renderer.setSize(width, height, false);
     camera.aspect = width / 3 / height;
     camera.updateProjectionMatrix();
@@ -276,4 +293,3 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
     },
   };
 }
-
