@@ -308,6 +308,15 @@ export const INTERNAL = new Set([
   'constantPointer',
   'marshal',
   'rawKernels',
+  'isUsable',
+  'preparedSpring',
+  'preparedDamper',
+  'preparedKernel',
+  'quickSpring',
+  'quickRun',
+  'quickDamper',
+  'quickInput',
+  'paramPointer',
 ]);
 
 /** The parameter names of a function, from its source text (`name(a, b, c = 2) {`). */
