@@ -96,7 +96,7 @@ describe('3D page', () => {
       return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8) };
     });
     if (name === 'index' || name === 'three')
-      await page.screenshot({ path: fileURLToPath(new URL(`../test-results/${name}-390.png`, import.meta.url)), fullPage: true });
+      await page.screenshot({ path: fileURLToPath(new URL(`../../test-results/${name}-390.png`, import.meta.url)), fullPage: true });
     expect(overflow.wide, `elements past the right edge of ${name}`).toEqual([]);
     expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.width);
     await page.context().close();
