@@ -54,6 +54,21 @@ describe('3D page', () => {
       /200 characters .* 'simd' backend .* inertialize \d+\.\d+ ms, spot springs \d+\.\d+ ms/,
     );
     expect(await page.locator('#skeleton-panel').count()).toBe(1);
+
+    // The skeleton panel: three skeletons drawn; Jump snaps the unblended one, whose angular speed
+    // spikes well above the inertialized one's.
+    await page.locator('#skeleton-panel canvas').first().scrollIntoViewIfNeeded();
+    expect(await screenshotVariance(page, 'three-skeletons', '#skeleton-panel canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
+    const jumps = await page.evaluate(() => window.threeDemo!.skeleton.jumps());
+    await page.locator('#skeleton-panel button', { hasText: 'Jump' }).click();
+    await page.waitForFunction((j) => window.threeDemo!.skeleton.jumps() > j, jumps, { timeout: 5_000 });
+    await page.waitForTimeout(500);
+    const peaks = await page.evaluate(() => ({
+      none: window.threeDemo!.skeleton.peakSinceJump('none'),
+      inertialized: window.threeDemo!.skeleton.peakSinceJump('inertialized'),
+    }));
+    expect(peaks.inertialized).toBeGreaterThan(0);
+    expect(peaks.none, JSON.stringify(peaks)).toBeGreaterThan(1.5 * peaks.inertialized);
     expect(await page.textContent('#camera-code')).toContain('spring3(this.camera.position');
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
     expect(await screenshotVariance(page, 'three-crowd', '#crowd-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);

@@ -42,6 +42,8 @@ export interface ThreeDemoHook {
   /** The backend the crowd runs on. */
   backend(): string;
   cameraPosition(): number[];
+  /** The skeleton panel (no blending, crossFadeTo, InertializedMixer). */
+  skeleton: { jumps(): number; peakSinceJump(kind: 'none' | 'crossfade' | 'inertialized'): number };
 }
 
 declare global {

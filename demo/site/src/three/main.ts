@@ -1,4 +1,4 @@
-// The 3D page: a crowd on InstancedMeshes (zero-copy springs, Inertializer) and a
+// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd on InstancedMeshes (zero-copy springs, Inertializer) and a
 // spring-following camera (synchronous helpers), each with its code shown.
 import '../common/style.css';
 import { markReady, showError, slider } from '../common/page.js';
@@ -6,6 +6,8 @@ import type { ThreeDemoHook } from '../common/test-hooks.js';
 import { loadClip } from '../skeleton/clip.js';
 import { CROWD_SIZES, CrowdSection } from './crowd-section.js';
 import { CameraSection } from './camera-section.js';
+import { mountSkeletonPanel } from './skeleton-panel.js';
+import { createSolver } from 'spring-solver';
 import crowdCode from './crowd-section.ts?raw';
 import cameraCode from './camera-section.ts?raw';
 
@@ -18,6 +20,8 @@ async function main(): Promise<void> {
   document.getElementById('camera-code')!.textContent = cameraCode;
   const camera = new CameraSection(document.getElementById('camera-canvas') as HTMLCanvasElement);
   const clip = await loadClip('./data/pirouette.bvh');
+  const bvhText = await (await fetch('./data/pirouette.bvh')).text();
+  const skeleton = mountSkeletonPanel(document.getElementById('skeleton-panel')!, await createSolver(), bvhText);
   const crowd = new CrowdSection(document.getElementById('crowd-canvas') as HTMLCanvasElement, clip);
   const params = new URLSearchParams(location.search);
   let backend: 'simd' | 'js' = params.get('backend') === 'js' ? 'js' : 'simd';
@@ -91,6 +95,7 @@ async function main(): Promise<void> {
     crowdCount: () => count,
     backend: () => running,
     cameraPosition: () => camera.camera.position.toArray(),
+    skeleton,
   };
   window.threeDemo = hook;
   // A section off screen is not stepped or drawn (two WebGL canvases cost twice the frame time).

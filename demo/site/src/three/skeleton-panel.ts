@@ -28,7 +28,7 @@ import { BVHLoader } from 'three/examples/jsm/loaders/BVHLoader.js';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Solver } from 'spring-solver';
-import { InertializedMixer } from '../../../../dist/three/index.js';
+import { InertializedMixer } from 'spring-solver/three';
 
 /** The code shown on the page. */
 export const MIXER_SNIPPET = `import { createSolver } from 'spring-solver';
@@ -121,7 +121,14 @@ class Rig {
  * and the code. `bvhText` is the pirouette's BVH file. Returns dispose(), which stops the loop and
  * frees the WebGL and solver resources.
  */
-export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhText: string): { dispose(): void } {
+/** What the page's tests read: jumps so far, and each view's largest angular speed since the last jump (rad/s). */
+export interface SkeletonPanel {
+  dispose(): void;
+  jumps(): number;
+  peakSinceJump(kind: 'none' | 'crossfade' | 'inertialized'): number;
+}
+
+export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhText: string): SkeletonPanel {
   const { skeleton, clip } = new BVHLoader().parse(bvhText);
   const rigs: Record<Kind, Rig> = {
     none: new Rig(skeleton.bones, COLORS.none),
@@ -225,7 +232,11 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
     chart,
   );
 
+  let jumps = 0;
+  const peak: Record<Kind, number> = { none: 0, crossfade: 0, inertialized: 0 };
   function jump(): void {
+    jumps++;
+    for (const kind of Object.keys(peak) as Kind[]) peak[kind] = 0;
     const t = MOVING[0] + Math.random() * (MOVING[1] - MOVING[0]);
     actions.none.time = t;
     const [from, to] = crossfadeActive === 0 ? actions.crossfade : [actions.crossfade[1], actions.crossfade[0]];
@@ -258,7 +269,11 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
     if (actions.none.time > LATEST) jump();
     // plot
     times.push(clock);
-    for (const kind of Object.keys(rigs) as Kind[]) speeds[kind].push(rigs[kind].angularSpeed(dt));
+    for (const kind of Object.keys(rigs) as Kind[]) {
+      const speed = rigs[kind].angularSpeed(dt);
+      speeds[kind].push(speed);
+      peak[kind] = Math.max(peak[kind], speed);
+    }
     while (times.length > 0 && times[0]! < clock - HISTORY) {
       times.shift();
       for (const kind of Object.keys(speeds) as Kind[]) speeds[kind].shift();
@@ -282,6 +297,8 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   frame = requestAnimationFrame(loop);
 
   return {
+    jumps: () => jumps,
+    peakSinceJump: (kind) => peak[kind],
     dispose() {
       cancelAnimationFrame(frame);
       jumpButton.removeEventListener('click', jump);
