@@ -1,13 +1,20 @@
-// Copies the Springs page screenshot saved by test/demo/demo-site.node.test.ts to docs/springs.png,
-// the image the README shows. `npm run screenshot` runs that test first.
+// Copies the screenshots saved by the browser tests (test/demo/demo-site.node.test.ts,
+// test/demo/demo-three.node.test.ts) to docs/, the images the README shows. `npm run screenshot`
+// runs those tests first.
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 
-const from = new URL('../test-results/springs.png', import.meta.url);
-const to = new URL('../docs/springs.png', import.meta.url);
+const SHOTS = [
+  ['springs.png', 'springs.png'],
+  ['three-skeletons.png', 'three.png'],
+];
 
-if (!existsSync(from)) {
-  console.error('test-results/springs.png is missing: run `npm run screenshot` (it runs test/demo/demo-site.node.test.ts first).');
-  process.exit(1);
+for (const [name, target] of SHOTS) {
+  const from = new URL(`../test-results/${name}`, import.meta.url);
+  const to = new URL(`../docs/${target}`, import.meta.url);
+  if (!existsSync(from)) {
+    console.error(`test-results/${name} is missing: run \`npm run screenshot\` (it runs the demo tests first).`);
+    process.exit(1);
+  }
+  copyFileSync(from, to);
+  console.log(`docs/${target} written (${Math.round(statSync(to).size / 1024)} KiB)`);
 }
-copyFileSync(from, to);
-console.log(`docs/springs.png written (${Math.round(statSync(to).size / 1024)} KiB)`);

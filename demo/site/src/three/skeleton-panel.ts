@@ -163,7 +163,7 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   sliderLabel.append('halflife ', slider, ' ', sliderValue);
   controls.append(jumpButton, ' ', sliderLabel);
   const titles = document.createElement('div');
-  titles.style.cssText = 'display:grid;grid-template-columns:repeat(3,1fr);text-align:center;font-weight:600';
+  titles.style.cssText = 'display:grid;grid-template-columns:repeat(3,minmax(0,1fr));text-align:center;font-weight:600;overflow-wrap:anywhere';
   for (const kind of Object.keys(COLORS) as Kind[]) {
     const t = document.createElement('div');
     t.textContent = TITLES[kind];
@@ -171,6 +171,7 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
     titles.append(t);
   }
   const canvas = document.createElement('canvas');
+  canvas.id = 'skeleton-canvas';
   canvas.style.cssText = 'width:100%;height:360px;display:block';
   const chart = document.createElement('div');
   const code = document.createElement('pre');
@@ -214,7 +215,7 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   const speeds: Record<Kind, number[]> = { none: [], crossfade: [], inertialized: [] };
   const plot = new uPlot(
     {
-      width: Math.max(280, container.clientWidth || 600),
+      width: Math.max(240, chart.clientWidth || 600), // the chart's own box: it must fit a 390 px page
       height: 180,
       scales: { x: { time: false } },
       axes: [{ label: 's' }, { label: 'hip angular speed, rad/s' }],
