@@ -163,7 +163,8 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   sliderLabel.append('halflife ', slider, ' ', sliderValue);
   controls.append(jumpButton, ' ', sliderLabel);
   const titles = document.createElement('div');
-  titles.style.cssText = 'display:grid;grid-template-columns:repeat(3,minmax(0,1fr));text-align:center;font-weight:600;overflow-wrap:anywhere';
+  titles.style.cssText =
+    'display:grid;grid-template-columns:repeat(3,minmax(0,1fr));text-align:center;font-weight:600;overflow-wrap:anywhere';
   for (const kind of Object.keys(COLORS) as Kind[]) {
     const t = document.createElement('div');
     t.textContent = TITLES[kind];
