@@ -59,16 +59,23 @@ describe('3D page', () => {
     // spikes well above the inertialized one's.
     await page.locator('#skeleton-canvas').scrollIntoViewIfNeeded();
     expect(await screenshotVariance(page, 'three-skeletons', '#skeleton-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
-    const jumps = await page.evaluate(() => window.threeDemo!.skeleton.jumps());
-    await page.locator('#skeleton-panel button', { hasText: 'Jump' }).click();
-    await page.waitForFunction((j) => window.threeDemo!.skeleton.jumps() > j, jumps, { timeout: 5_000 });
-    await page.waitForTimeout(500);
-    const peaks = await page.evaluate(() => ({
-      none: window.threeDemo!.skeleton.peakSinceJump('none'),
-      inertialized: window.threeDemo!.skeleton.peakSinceJump('inertialized'),
-    }));
-    expect(peaks.inertialized).toBeGreaterThan(0);
-    expect(peaks.none, JSON.stringify(peaks)).toBeGreaterThan(1.5 * peaks.inertialized);
+    // A jump goes to a random time, so its snap may be small: of four jumps, the largest ratio of
+    // the unblended peak to the inertialized one must be clear (the inertialized view never snaps).
+    const ratios: { none: number; inertialized: number }[] = [];
+    for (let k = 0; k < 4; k++) {
+      const jumps = await page.evaluate(() => window.threeDemo!.skeleton.jumps());
+      await page.locator('#skeleton-panel button', { hasText: 'Jump' }).click();
+      await page.waitForFunction((j) => window.threeDemo!.skeleton.jumps() > j, jumps, { timeout: 5_000 });
+      await page.waitForTimeout(400);
+      ratios.push(
+        await page.evaluate(() => ({
+          none: window.threeDemo!.skeleton.peakSinceJump('none'),
+          inertialized: window.threeDemo!.skeleton.peakSinceJump('inertialized'),
+        })),
+      );
+    }
+    expect(ratios.every((r) => r.inertialized > 0)).toBe(true);
+    expect(Math.max(...ratios.map((r) => r.none / r.inertialized)), JSON.stringify(ratios)).toBeGreaterThan(1.5);
     expect(await page.textContent('#camera-code')).toContain('spring3(this.camera.position');
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
     expect(await screenshotVariance(page, 'three-crowd', '#crowd-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
