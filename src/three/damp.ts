@@ -235,16 +235,7 @@ export function springEuler(value: Euler, target: Euler, halflife: number, dt: n
  * under dt splitting while the remaining rotation is below π.
  */
 export function springQuat(value: Quaternion, target: Quaternion, halflife: number, dt: number): Quaternion {
-  const method = 'springQuat';
-  checkObject(method, 'value', value);
-  checkObject(method, 'target', target);
-  checkArgs(method, halflife, dt, Infinity);
-  const q = [value.x, value.y, value.z, value.w];
-  const g = [target.x, target.y, target.z, target.w];
-  checkFinite(method, 'value', q);
-  checkFinite(method, 'target', g);
-  checkUnit(method, 'value', q);
-  checkUnit(method, 'target', g);
+  const [q, g] = checkedRotations('springQuat', value, target, halflife, dt);
   if (dt === 0) return value;
   const w = stateOf(value, '', 3).v;
   // Spring-It-On: j0 = log(abs(q ⊗ g⁻¹)), j1 = w + j0·y, q = exp(e^{−y dt}(j0 + j1 dt)) ⊗ g, w = e^{−y dt}(w − j1·y·dt)
@@ -284,16 +275,7 @@ export function damper3(value: Vector3, target: Vector3Like, halflife: number, d
 
 /** Exact damper of a rotation toward `target`, shortest arc: slerp by 1 − exp(−ln2·dt / halflife), in place. */
 export function damperQuat(value: Quaternion, target: Quaternion, halflife: number, dt: number): Quaternion {
-  const method = 'damperQuat';
-  checkObject(method, 'value', value);
-  checkObject(method, 'target', target);
-  checkArgs(method, halflife, dt, Infinity);
-  const q = [value.x, value.y, value.z, value.w];
-  const g = [target.x, target.y, target.z, target.w];
-  checkFinite(method, 'value', q);
-  checkFinite(method, 'target', g);
-  checkUnit(method, 'value', q);
-  checkUnit(method, 'target', g);
+  const [q, g] = checkedRotations('damperQuat', value, target, halflife, dt);
   if (dt === 0) return value;
   const alpha = 1 - Math.exp((-Math.LN2 * dt) / halflife);
   const r = alpha === 1 ? g : slerp(q, g, alpha);
@@ -308,4 +290,18 @@ function checkObject(method: string, name: string, value: unknown): void {
 function checkUnit(method: string, name: string, q: number[]): void {
   const length = Math.hypot(...q);
   if (!(Math.abs(length - 1) < 1e-3)) throw new RangeError(`${method}: ${name} has length ${length}; it must be a unit quaternion`);
+}
+
+/** The checks of the rotation springs; returns value and target as [x, y, z, w] arrays. */
+function checkedRotations(method: string, value: Quaternion, target: Quaternion, halflife: number, dt: number): [number[], number[]] {
+  checkObject(method, 'value', value);
+  checkObject(method, 'target', target);
+  checkArgs(method, halflife, dt, Infinity);
+  const q = [value.x, value.y, value.z, value.w];
+  const g = [target.x, target.y, target.z, target.w];
+  checkFinite(method, 'value', q);
+  checkFinite(method, 'target', g);
+  checkUnit(method, 'value', q);
+  checkUnit(method, 'target', g);
+  return [q, g];
 }
