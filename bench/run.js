@@ -354,7 +354,7 @@ for (const group of plan) {
   printTable(rows.filter((r) => r.suite === group.suite.name && r.n === group.n));
 }
 
-// The issues' targets, computed from this run: each suite adds its checks through `targets`
+// The targets, computed from this run: each suite adds its checks through `targets`
 // and returns information lines (rows that are reported but are not targets).
 const checks = [];
 const info = [];

@@ -1,4 +1,4 @@
-// Real callers' shapes (issue 10): per-element parameters, small batches and prepared calls of
+// Real callers' shapes: per-element parameters, small batches and prepared calls of
 // the critical, simple and general springs, against the plain-JS loops a user would write
 // instead (plain-js.js). Backend 'plain-js' rows run those loops on plain Float32Arrays.
 import { DT, FOUR_LN2, arena, tracked, uniformArray } from './shared.js';

@@ -1,5 +1,5 @@
-// Composite springs, the character controller, inertialization of values and the signal tools
-// (issue 3): doubleSpringDamper, timedSpringDamper, velocitySpringDamper, characterUpdate and
+// Composite springs, the character controller, inertialization of values and the signal tools:
+// doubleSpringDamper, timedSpringDamper, velocitySpringDamper, characterUpdate and
 // inertializeUpdate at N = 4096, 65536, 2^20; characterPredict for 4096 characters × 16 samples;
 // extrapolate, deadBlendingUpdate, trackingSpringUpdate and the two transitions at N = 65536.
 // Every Solver method of src/methods/{composite,character,inertialize,signal}.ts. See bench/README.md.

@@ -1,4 +1,4 @@
-// PD springs and second-order dynamics (issue 5) at N = 65536, constant dt as in a frame loop:
+// PD springs and second-order dynamics at N = 65536, constant dt as in a frame loop:
 // pdSpring with each integrator, pdSpringRigidBody, SecondOrderDynamics.update with each method;
 // plus, as information, substep (pdSpring 'explicit' in 4 substeps) and FixedStepper.advance
 // (pdSpring 'implicit' at a fixed 1/120 s: 2 steps a frame, then the interpolation).

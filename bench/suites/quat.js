@@ -1,4 +1,4 @@
-// Quaternion springs and rotation inertialization (issue 4): quatSimpleSpringDamper,
+// Quaternion springs and rotation inertialization: quatSimpleSpringDamper,
 // quatDecaySpringDamper, quatDamper and quatInertializeUpdate at 8192 and 65536 bones; the whole
 // Inertializer.update (and transition) for 250 characters × 20 bones; quatInertializeTransition
 // and the batched quaternion helpers at 65536. One element is one bone (a quaternion).

@@ -1,4 +1,4 @@
-// Zero-copy three.js buffers (spring-solver/three, issue 12): 5,000 InstancedMesh instances
+// Zero-copy three.js buffers (spring-solver/three): 5,000 InstancedMesh instances
 // springing their translations toward goals (critical spring, halflife 0.25 s).
 //   packed      simpleSpringDamper on packed x, v, g arrays (3 floats an instance): the kernel alone
 //   update      InstancedSprings.update: the strided kernel writing the instance matrices in place

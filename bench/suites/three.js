@@ -1,4 +1,4 @@
-// three.js (issue 12): 100 characters, each a copy of the pirouette skeleton (25 bones, real
+// three.js: 100 characters, each a copy of the pirouette skeleton (25 bones, real
 // three.js AnimationMixer + BVHLoader) playing the clip at its own time. Two rows, SIMD solver:
 //   mixer.update                    the 100 plain mixer.update(dt) calls;
 //   InertializedMixerGroup.update   the same mixers through one InertializedMixerGroup (one

@@ -97,7 +97,7 @@ function errorCases(fn: FnInfo): ErrorCase[] {
   }
   for (const name of fn.params) {
     // Bad numbers.
-    // −0 for every parameter: 4·ln2/−0 = −∞ (issue 11); messages print it as "-0".
+    // −0 for every parameter: 4·ln2/−0 = −∞; messages print it as "-0".
     const bad: number[] = [NaN, -1, Infinity, -Infinity, -0, ...(name === 'dampingRatio' ? [0] : [])];
     for (const value of bad) {
       const shown = Object.is(value, -0) ? '-0' : String(value);

@@ -697,7 +697,7 @@ describe('SecondOrderDynamics: argument errors', () => {
   });
 });
 
-describe("SecondOrderDynamics 'exact': a slow, damped channel keeps its whole step (issue 11, defect 8)", () => {
+describe("SecondOrderDynamics 'exact': a slow, damped channel keeps its whole step", () => {
   // k1 = ζ/(πf) = 12.7 and an input jump of 20 over 1/60 s: k1·slope = 1.5e4 against a state of 10.
   // The step written around the ramp solution cancelled such terms in float32 and lost the step
   // (y stayed 10 on the SIMD lanes). Every lane and the scalar tail (n = 5), uniform and per
