@@ -1,5 +1,5 @@
-// Measures the error of the SIMD per-element critical springs (assembly/spring-per-element.ts)
-// against the float64 reference, as a multiple of the term magnitude M of test/parity.test.ts.
+// Measures the error of the SIMD per-element critical springs (assembly/kernels/spring-per-element.ts)
+// against the float64 reference, as a multiple of the term magnitude M of test/core/parity.test.ts.
 // Usage: npm run build && node tools/critical-error.mjs
 import { createSolver, SpringMode } from '../dist/index.js';
 import * as reference from '../dist/reference/index.js';

@@ -3,7 +3,7 @@
  * offset 12, width 3), an interleaved vertex attribute, or any array where item i is `width`
  * floats from `offset + i·stride`. On the wasm backends every array must come from the
  * solver's `alloc` (that is the point: no copy); the JS backend takes any Float32Array.
- * Kernel: assembly/strided-spring.ts; float64 reference: src/reference/strided-spring.ts.
+ * Kernel: assembly/kernels/strided-spring.ts; float64 reference: src/reference/strided-spring.ts.
  */
 import type { Solver } from './solver.js';
 import type { SolverBase } from './solver.js';

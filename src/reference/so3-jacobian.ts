@@ -1,5 +1,5 @@
 /**
- * The Jacobian of SO(3)'s exponential map, float64 (the oracle of assembly/so3-jacobian.ts).
+ * The Jacobian of SO(3)'s exponential map, float64 (the oracle of assembly/quat/so3-jacobian.ts).
  *
  * The inertialization offset's spring (decay_spring_damper_exact, quaternion version) moves the
  * offset's rotation vector r = log(abs(q)) (scaled angle axis, q = exp(r)) at a rate ṙ. Holden's

@@ -1,6 +1,6 @@
 /**
  * The SO(3) Jacobian in the quaternion inertialization (src/reference/so3-jacobian.ts,
- * assembly/so3-jacobian.ts), measured on the pirouette: transitions from the pose at one frame
+ * assembly/quat/so3-jacobian.ts), measured on the pirouette: transitions from the pose at one frame
  * (with its angular velocities) to the pose at another, within the moving part (0.5–2.0 s).
  *
  * The measure: per bone, the jump of the output's TRUE angular velocity at the transition (the
