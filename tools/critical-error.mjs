@@ -14,7 +14,13 @@ const byU = new Map();
 for (const dt of [1 / 240, 1 / 60, 1 / 30, 0.1, 0.5, 2]) {
   for (let i = 0; i < n; i++) {
     // u = 2·ln2·dt/h over (1e-4, 80]; a band around u = 1
-    const u = i % 4 === 0 ? 1 + (rng() - 0.5) * 1e-3 : Math.exp(Math.log(1e-4) + rng() * Math.log(80 / 1e-4));
+    // the first half: u ≤ 0.5 only (blocks that skip the exact float64 split of u)
+    const u =
+      i < n / 2
+        ? Math.exp(Math.log(1e-6) + rng() * Math.log(0.5 / 1e-6))
+        : i % 4 === 0
+          ? 1 + (rng() - 0.5) * 1e-3
+          : Math.exp(Math.log(1e-4) + rng() * Math.log(80 / 1e-4));
     h[i] = (2 * Math.LN2 * dt) / u;
     x[i] = rng() * 2 - 1;
     v[i] = rng() * 4 - 2;
