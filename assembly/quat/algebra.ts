@@ -95,6 +95,20 @@ const INV_PI: f64 = 0.3183098861837907;
   qw = cosX4(r2);
 }
 
+/**
+ * quatExpX4 for four scaled angle axes a in f32x4 with |a| ≤ π (no reduction: r = |a|/2 ≤ π/2):
+ * q = [sin(r)/r · a/2, cos r], polynomials in r² = |a|²/4 only (no square root, no division).
+ */
+// @ts-ignore: decorator
+@inline export function quatExpSmallX4(ax: v128, ay: v128, az: v128): void {
+  const r2 = f32x4.mul(f32x4.add(f32x4.add(f32x4.mul(ax, ax), f32x4.mul(ay, ay)), f32x4.mul(az, az)), f32x4.splat(0.25));
+  const f = f32x4.mul(f32x4.splat(0.5), sinOverXX4(r2));
+  qx = f32x4.mul(ax, f);
+  qy = f32x4.mul(ay, f);
+  qz = f32x4.mul(az, f);
+  qw = cosX4(r2);
+}
+
 // r = |a|/2 − k·π with k = round(|a|/2π), in [−π/2, π/2]
 // @ts-ignore: decorator
 @inline function reduceHalfAngleX2(n: v128): v128 {

@@ -6,12 +6,15 @@
 //   x' = exp(eydt·(j0 + j1·dt)) [⊗ goal],  v' = eydt·(v − j1·y·dt).
 // eydt = 0 (halflife 0, or exp underflow) is the exact limit: the goal, at rest.
 import { loadQuatX4, loadVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
-import { quatLogX4, quatExpX4, vecX, vecY, vecZ, quatLogScalar, quatExpScalar, sx, sy, sz, sw } from './algebra';
+import { quatLogX4, quatExpX4, quatExpSmallX4, vecX, vecY, vecZ, quatLogScalar, quatExpScalar, sx, sy, sz, sw } from './algebra';
 import { expX2 } from '../maths/x2';
+import { expX4 } from '../maths/x4';
 import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 import { readF32, writeF32 } from '../lanes/scalar';
 
 const LN2: f64 = 0.6931471805599453;
+// dampingX4's float32 path needs dt normal in float32
+const F32_DT_MIN: f64 = 1.1754943508222875e-38;
 
 // Results of springPairX2 for one pair of lanes (float64): the new log a and angular velocity u.
 // @ts-ignore: decorator
@@ -61,6 +64,16 @@ const LN2: f64 = 0.6931471805599453;
     return;
   }
   const hv = paramX4(h, hStride, i);
+  // In float32 where every lane has y·dt ≤ 0.5 (halflife ≥ 2.8·dt): y to 1.5 ulp, e^{−y·dt} to
+  // 1.6e-7 relative, and 1 ± y·dt (the position decay) cannot cancel
+  const y4 = f32x4.div(f32x4.splat(<f32>(2 * LN2)), hv);
+  const ydt4 = f32x4.mul(y4, f32x4.splat(<f32>dt));
+  if (dt >= F32_DT_MIN && v128.all_true<i32>(f32x4.le(ydt4, f32x4.splat(0.5)))) {
+    const e4 = expX4(f32x4.neg(ydt4));
+    yLo = lowX2(y4); yHi = highX2(y4);
+    eLo = lowX2(e4); eHi = highX2(e4);
+    return;
+  }
   const twoLn2 = f64x2.splat(2 * LN2);
   const minusDt = f64x2.splat(-dt);
   yLo = f64x2.div(twoLn2, lowX2(hv)); // halflife_to_damping(h) / 2 (Spring-It-On); h = 0 gives +∞
@@ -95,6 +108,7 @@ const LN2: f64 = 0.6931471805599453;
  */
 // @ts-ignore: decorator
 @inline export function springX4(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, dt: f64): void {
+  if (springSmallX4(j0x, j0y, j0z, wx, wy, wz, dt)) return;
   springPairX2(lowX2(j0x), lowX2(j0y), lowX2(j0z), lowX2(wx), lowX2(wy), lowX2(wz), yLo, eLo, dt);
   const axLo = pax, ayLo = pay, azLo = paz, uxLo = pux, uyLo = puy, uzLo = puz;
   springPairX2(highX2(j0x), highX2(j0y), highX2(j0z), highX2(wx), highX2(wy), highX2(wz), yHi, eHi, dt);
@@ -103,6 +117,43 @@ const LN2: f64 = 0.6931471805599453;
   nvz = joinX4(uzLo, puz);
   rvx = joinX4(axLo, pax); rvy = joinX4(ayLo, pay); rvz = joinX4(azLo, paz);
   quatExpX4(axLo, pax, ayLo, pay, azLo, paz);
+}
+
+// The new rotation vector may be formed in float32 when its terms are small: |j0| ≤ π from the
+// log, and |j1·dt| ≤ SMALL_J1DT bounds the absolute error of a = eydt·(j0 + j1·dt) by
+// 2·(π + 8)·2^-24 ≈ 1.3e-6 rad (the float64 pairs are for |w|·dt up to thousands of radians).
+const SMALL_J1DT_SQUARED: f32 = 64;
+const PI_SQUARED: f32 = 9.869604401089358;
+
+/**
+ * springX4 in float32, with quatExpSmallX4, when every lane has eydt > 0, |j1·dt| ≤ 8 and a new
+ * rotation vector |a| ≤ π (the common case of an inertialization offset or a following spring);
+ * returns false, setting nothing, otherwise.
+ */
+// @ts-ignore: decorator
+@inline function springSmallX4(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, dt: f64): bool {
+  const e = joinX4(eLo, eHi);
+  const y = joinX4(yLo, yHi);
+  const tdt = f32x4.splat(<f32>dt);
+  const ydt = f32x4.mul(y, tdt);
+  const j1x = f32x4.add(wx, f32x4.mul(j0x, y)); // j1 = v + j0·y
+  const j1y = f32x4.add(wy, f32x4.mul(j0y, y));
+  const j1z = f32x4.add(wz, f32x4.mul(j0z, y));
+  const dx = f32x4.mul(j1x, tdt), dy = f32x4.mul(j1y, tdt), dz = f32x4.mul(j1z, tdt);
+  const ax = f32x4.mul(e, f32x4.add(j0x, dx)); // x = eydt·(j0 + j1·dt)
+  const ay = f32x4.mul(e, f32x4.add(j0y, dy));
+  const az = f32x4.mul(e, f32x4.add(j0z, dz));
+  const dd = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+  const aa = f32x4.add(f32x4.add(f32x4.mul(ax, ax), f32x4.mul(ay, ay)), f32x4.mul(az, az));
+  // false for NaN and for e = 0 (halflife 0 or an underflow: the f64 path snaps those lanes)
+  const ok = v128.and(v128.and(f32x4.gt(e, f32x4.splat(0)), f32x4.le(dd, f32x4.splat(SMALL_J1DT_SQUARED))), f32x4.le(aa, f32x4.splat(PI_SQUARED)));
+  if (!v128.all_true<i32>(ok)) return false;
+  nvx = f32x4.mul(e, f32x4.sub(wx, f32x4.mul(j1x, ydt))); // v = eydt·(v − j1·y·dt)
+  nvy = f32x4.mul(e, f32x4.sub(wy, f32x4.mul(j1y, ydt)));
+  nvz = f32x4.mul(e, f32x4.sub(wz, f32x4.mul(j1z, ydt)));
+  rvx = ax; rvy = ay; rvz = az;
+  quatExpSmallX4(ax, ay, az);
+  return true;
 }
 
 // One bone in float64: (sx, sy, sz, sw) = exp(a/2), new angular velocity in (ux, uy, uz).
