@@ -26,6 +26,12 @@ const MODES: Record<Method, SpringMode> = {
   criticalSpringDamper: SpringMode.Critical,
 };
 
+const REFERENCE = {
+  springDamper: reference.springDamper,
+  springDamperStiffness: reference.springDamperStiffness,
+  springDamperRatio: reference.springDamperRatio,
+};
+
 const logUniform = (rng: Rng, lo: number, hi: number) => Math.exp(Math.log(lo) + rng() * Math.log(hi / lo));
 
 /** The method's parameters for u = a·dt and z = (s − a²)·dt² (z = 0 for the critical spring). */
@@ -91,7 +97,7 @@ function worstRatio(method: Method, backend: string, dt: number, arrays: Float32
   const xr = Float32Array.from(x0);
   const vr = Float32Array.from(v0);
   if (method === 'criticalSpringDamper') reference.criticalSpringDamper(xr, vr, g, q, p0, dt);
-  else reference[method](xr, vr, g, q, p0, p1, dt);
+  else REFERENCE[method](xr, vr, g, q, p0, p1, dt);
   let worst = 0;
   for (let i = 0; i < N; i++) {
     const m = reference.springTransition(...reference.stiffnessAndDamping(MODES[method], p0[i], p1[i]), dt);
