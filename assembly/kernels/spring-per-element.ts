@@ -13,9 +13,13 @@
 import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
 import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../spring/transition-x2';
 import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2, MODE_CRITICAL } from '../spring/params';
-import { criticalX4, generalX4, cxx, cxv, cxq, cvx, cvv, cvq } from '../spring/coefficients-x4';
+import { criticalX4, generalX4, expNegSmallX4, phi2X4, U_SMALL, cxx, cxv, cxq, cvx, cvv, cvq } from '../spring/coefficients-x4';
 import { paramAt } from '../lanes/scalar';
 import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
+
+// criticalSmallX4's range of dt (dt, 2·ln2·dt and 1/dt normal in float32)
+const T_SMALL_MIN: f64 = 8.673617379884035e-19; // 2^-60
+const T_SMALL_MAX: f64 = 1.152921504606847e18; // 2^60
 
 /** Bytes of kept coefficients for n elements (see `coef` above). */
 export function keptCoefficientBytes(n: i32): i32 {
@@ -31,6 +35,23 @@ export function springPerElement(
   if (dt == 0) return;
   let i = 0;
   if (ASC_FEATURE_SIMD) {
+    // criticalSmallX4 needs dt, 2·ln2·dt and 1/dt normal in float32
+    const small = mode == MODE_CRITICAL && dt >= T_SMALL_MIN && dt <= T_SMALL_MAX;
+    // One loop per case, so that criticalSmallX4's `keep` is a constant
+    if (small && coef) {
+      for (; i + 4 <= n; i += 4) {
+        if (criticalSmallX4(x, v, g, q, p0, p0Stride, i, dt, coef, true)) continue;
+        blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0);
+        storeBlock(coef + <usize>i * 24);
+        applyX4(x, v, g, q, i);
+      }
+    } else if (small) {
+      for (; i + 4 <= n; i += 4) {
+        if (criticalSmallX4(x, v, g, q, p0, p0Stride, i, dt, 0, false)) continue;
+        blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0);
+        applyX4(x, v, g, q, i);
+      }
+    }
     for (; i + 4 <= n; i += 4) {
       blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0);
       if (coef) storeBlock(coef + <usize>i * 24);
@@ -78,8 +99,13 @@ export function springApplyKept(
 
 // @ts-ignore: decorator
 @inline function storeBlock(c: usize): void {
-  v128.store(c, cxx); v128.store(c, cxv, 16); v128.store(c, cxq, 32);
-  v128.store(c, cvx, 48); v128.store(c, cvv, 64); v128.store(c, cvq, 80);
+  keepBlock(c, cxx, cxv, cxq, cvx, cvv, cvq);
+}
+
+// @ts-ignore: decorator
+@inline function keepBlock(c: usize, xx: v128, xv: v128, xq: v128, vx: v128, vv: v128, vq: v128): void {
+  v128.store(c, xx); v128.store(c, xv, 16); v128.store(c, xq, 32);
+  v128.store(c, vx, 48); v128.store(c, vv, 64); v128.store(c, vq, 80);
 }
 
 // Coefficients of the four elements from i: the f32x4 critical path where it applies, else
@@ -89,9 +115,16 @@ export function springApplyKept(
   const a = paramX4(p0, p0Stride, i);
   if (mode == MODE_CRITICAL) {
     if (criticalX4(a, dt, withQ)) return;
+    f64x2Coefficients(mode, a, a, dt, withQ);
+    return;
   }
   const b = paramX4(p1, p1Stride, i);
-  if (mode != MODE_CRITICAL && generalX4(mode, a, b, dt, withQ)) return;
+  if (!generalX4(mode, a, b, dt, withQ)) f64x2Coefficients(mode, a, b, dt, withQ);
+}
+
+// The general transition for four elements in two f64x2 pairs, rounded to f32x4 (as springVarying);
+// a function of its own, not inlined, so that the f32x4 loops stay small.
+function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): void {
   const aLo = lowX2(a), bLo = lowX2(b);
   springTransitionX2(stiffnessOfX2(mode, aLo, bLo), dampingOfX2(mode, aLo, bLo), dt, withQ);
   const xxLo = xxX2, xvLo = xvX2, xqLo = xqX2, vxLo = vxX2, vvLo = vvX2, vqLo = vqX2;
@@ -152,4 +185,44 @@ export function springApplyKept(
   const vi = <f64>load<f32>(v + off);
   store<f32>(x + off, <f32>(gi + cxx * y + cxv * vi + cxq * qi));
   store<f32>(v + off, <f32>(cvx * y + cvv * vi + cvq * qi));
+}
+
+/**
+ * The critical spring for the four elements from i where every lane has u = 2·ln2·t/h ≤ U_SMALL
+ * (halflife ≥ 2.8·dt, the common case); false, doing nothing, otherwise. Coefficients and step
+ * in one function, in locals (handing them over in globals, as criticalX4 does, measured 20 %
+ * slower): u rounded once to float32 is enough here (1 − u ≥ 0.5 cannot cancel; e^{−u} is off by
+ * u·1.5 ulp), e^{−u} needs no range reduction (expNegSmallX4), and
+ *   xx = e + u·e, vv = e − u·e, xv = e·t, vx = −(u·e)·(u/t), vq = 2·(u·e), xq = 2t·(u·e)·φ₂(u).
+ * With `coef` the coefficients are kept as storeBlock keeps them; the step is applyX4's, operation
+ * for operation, so springApplyKept reproduces it bit for bit.
+ */
+// @ts-ignore: decorator
+@inline function criticalSmallX4(x: usize, v: usize, g: usize, q: usize, p: usize, stride: i32, i: i32, t: f64, coef: usize, keep: bool): bool {
+  const u = f32x4.div(f32x4.splat(<f32>(1.3862943611198906 * t)), paramX4(p, stride, i)); // 2·ln2·t/h
+  if (!v128.all_true<i32>(f32x4.le(u, f32x4.splat(U_SMALL)))) return false; // NaN too
+  const e = expNegSmallX4(u);
+  const eu = f32x4.mul(e, u);
+  const xx = f32x4.add(e, eu);
+  const vv = f32x4.sub(e, eu);
+  const xv = f32x4.mul(e, f32x4.splat(<f32>t));
+  const vx = f32x4.neg(f32x4.mul(eu, f32x4.mul(u, f32x4.splat(<f32>(1.0 / t)))));
+  const off = <usize>i << 2;
+  const xi = v128.load(x + off);
+  const vi = v128.load(v + off);
+  const gi = g ? v128.load(g + off) : f32x4.splat(0);
+  const y = f32x4.sub(xi, gi);
+  let xn = f32x4.add(f32x4.mul(xx, y), f32x4.mul(xv, vi));
+  let vn = f32x4.add(f32x4.mul(vx, y), f32x4.mul(vv, vi));
+  if (q) {
+    const xq = f32x4.mul(f32x4.mul(eu, f32x4.splat(<f32>(2 * t))), phi2X4(u));
+    const vq = f32x4.add(eu, eu);
+    const qi = v128.load(q + off);
+    xn = f32x4.add(xn, f32x4.mul(xq, qi));
+    vn = f32x4.add(vn, f32x4.mul(vq, qi));
+    if (keep) keepBlock(coef + <usize>i * 24, xx, xv, xq, vx, vv, vq);
+  } else if (keep) keepBlock(coef + <usize>i * 24, xx, xv, f32x4.splat(0), vx, vv, f32x4.splat(0));
+  v128.store(x + off, f32x4.add(gi, xn));
+  v128.store(v + off, vn);
+  return true;
 }

@@ -28,6 +28,8 @@ const T_MAX: f64 = 1.152921504606847e18; // 2^60
 // u·1.5 ulp; past it, 1 − u may cancel (near u = 1) and e^{−u} needs u exactly (the error grows
 // with u), so the block splits u = uf + ur exactly in float64.
 const U_EXACT_SPLIT: f32 = 0.5;
+/** The range of expNegSmallX4 (and of the per-element kernel's fused critical blocks). */
+export const U_SMALL: f32 = 0.5;
 // Below u = 2, xq by series in u (φ₂ and its relatives); above, 1 − xx ≥ 0.47 and xq follows from it.
 const XQ_SERIES_U_MAX: f32 = 2;
 // generalX4 covers |z| ≤ 1: C and S to degree 5 in z (truncation below 2.1e-9).
@@ -113,20 +115,41 @@ const VV_F32_MIN_RATIO: f32 = 0.5;
     cxq = f32x4.splat(0);
     return true;
   }
-  // φ₂(u) = Σ uᵏ/(k + 2)!, minimax degree 7 on [0, 2] (fit error 6.8e-9 relative; positive terms)
-  // (Estrin's scheme)
-  const u2 = f32x4.mul(uf, uf);
-  const u4 = f32x4.mul(u2, u2);
-  const f0 = f32x4.add(f32x4.splat(0.4999999966241977), f32x4.mul(uf, f32x4.splat(0.16666689666698056)));
-  const f1 = f32x4.add(f32x4.splat(4.166414116373849e-2), f32x4.mul(uf, f32x4.splat(8.34373423348651e-3)));
-  const f2 = f32x4.add(f32x4.splat(1.368183616549539e-3), f32x4.mul(uf, f32x4.splat(2.2036163104063866e-4)));
-  const f3 = f32x4.add(f32x4.splat(1.231229868266237e-5), f32x4.mul(uf, f32x4.splat(6.197591165046923e-6)));
-  const f = f32x4.add(f32x4.add(f0, f32x4.mul(u2, f1)), f32x4.mul(u4, f32x4.add(f2, f32x4.mul(u2, f3))));
+  const f = phi2X4(uf);
   const small = f32x4.mul(f32x4.mul(f32x4.mul(f32x4.splat(<f32>(2 * t)), uf), e), f);
   // 2/a = h/ln2
   const large = f32x4.mul(f32x4.sub(one, cxx), f32x4.mul(h, f32x4.splat(INV_LN2)));
   cxq = v128.bitselect(small, large, f32x4.lt(uf, f32x4.splat(XQ_SERIES_U_MAX)));
   return true;
+}
+
+/**
+ * e^{−u} for 0 ≤ u ≤ U_SMALL without range reduction: Σ (−u)ᵏ/k!, k ≤ 8 (Estrin's scheme;
+ * truncation 0.5⁹/9! = 5.4e-9, 9e-9 relative).
+ */
+// @ts-ignore: decorator
+@inline export function expNegSmallX4(u: v128): v128 {
+  const m = f32x4.neg(u);
+  const m2 = f32x4.mul(m, m);
+  const m4 = f32x4.mul(m2, m2);
+  const a0 = f32x4.add(f32x4.splat(1.0), m);
+  const a1 = f32x4.add(f32x4.splat(0.5), f32x4.mul(m, f32x4.splat(1.0 / 6.0)));
+  const a2 = f32x4.add(f32x4.splat(1.0 / 24.0), f32x4.mul(m, f32x4.splat(1.0 / 120.0)));
+  const a3 = f32x4.add(f32x4.splat(1.0 / 720.0), f32x4.mul(m, f32x4.splat(1.0 / 5040.0)));
+  const low = f32x4.add(f32x4.add(a0, f32x4.mul(m2, a1)), f32x4.mul(m4, f32x4.add(a2, f32x4.mul(m2, a3))));
+  return f32x4.add(low, f32x4.mul(f32x4.mul(m4, m4), f32x4.splat(1.0 / 40320.0)));
+}
+
+/** φ₂(u) = Σ uᵏ/(k + 2)!, minimax degree 7 on [0, 2] (fit error 6.8e-9 relative; positive terms; Estrin's scheme). */
+// @ts-ignore: decorator
+@inline export function phi2X4(u: v128): v128 {
+  const u2 = f32x4.mul(u, u);
+  const u4 = f32x4.mul(u2, u2);
+  const f0 = f32x4.add(f32x4.splat(0.4999999966241977), f32x4.mul(u, f32x4.splat(0.16666689666698056)));
+  const f1 = f32x4.add(f32x4.splat(4.166414116373849e-2), f32x4.mul(u, f32x4.splat(8.34373423348651e-3)));
+  const f2 = f32x4.add(f32x4.splat(1.368183616549539e-3), f32x4.mul(u, f32x4.splat(2.2036163104063866e-4)));
+  const f3 = f32x4.add(f32x4.splat(1.231229868266237e-5), f32x4.mul(u, f32x4.splat(6.197591165046923e-6)));
+  return f32x4.add(f32x4.add(f0, f32x4.mul(u2, f1)), f32x4.mul(u4, f32x4.add(f2, f32x4.mul(u2, f3))));
 }
 
 /**
