@@ -137,17 +137,23 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): v
 // Four elements from offset i with the current block's coefficients (as spring.ts's applyX4).
 // @ts-ignore: decorator
 @inline function applyX4(x: usize, v: usize, g: usize, q: usize, i: i32): void {
+  stepX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq);
+}
+
+// Four elements from offset i with the given coefficients (xq, vq unused when q is 0).
+// @ts-ignore: decorator
+@inline function stepX4(x: usize, v: usize, g: usize, q: usize, i: i32, xx: v128, xv: v128, xq: v128, vx: v128, vv: v128, vq: v128): void {
   const off = <usize>i << 2;
   const xi = v128.load(x + off);
   const vi = v128.load(v + off);
   const gi = g ? v128.load(g + off) : f32x4.splat(0);
   const y = f32x4.sub(xi, gi);
-  let xn = f32x4.add(f32x4.mul(cxx, y), f32x4.mul(cxv, vi));
-  let vn = f32x4.add(f32x4.mul(cvx, y), f32x4.mul(cvv, vi));
+  let xn = f32x4.add(f32x4.mul(xx, y), f32x4.mul(xv, vi));
+  let vn = f32x4.add(f32x4.mul(vx, y), f32x4.mul(vv, vi));
   if (q) {
     const qi = v128.load(q + off);
-    xn = f32x4.add(xn, f32x4.mul(cxq, qi));
-    vn = f32x4.add(vn, f32x4.mul(cvq, qi));
+    xn = f32x4.add(xn, f32x4.mul(xq, qi));
+    vn = f32x4.add(vn, f32x4.mul(vq, qi));
   }
   v128.store(x + off, f32x4.add(gi, xn));
   v128.store(v + off, vn);
@@ -194,8 +200,8 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): v
  * slower): u rounded once to float32 is enough here (1 − u ≥ 0.5 cannot cancel; e^{−u} is off by
  * u·1.5 ulp), e^{−u} needs no range reduction (expNegSmallX4), and
  *   xx = e + u·e, vv = e − u·e, xv = e·t, vx = −(u·e)·(u/t), vq = 2·(u·e), xq = 2t·(u·e)·φ₂(u).
- * With `coef` the coefficients are kept as storeBlock keeps them; the step is applyX4's, operation
- * for operation, so springApplyKept reproduces it bit for bit.
+ * With `keep` the coefficients are kept at `coef` as storeBlock keeps them; the step is applyX4's
+ * (stepX4), so springApplyKept reproduces it bit for bit.
  */
 // @ts-ignore: decorator
 @inline function criticalSmallX4(x: usize, v: usize, g: usize, q: usize, p: usize, stride: i32, i: i32, t: f64, coef: usize, keep: bool): bool {
@@ -207,22 +213,10 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): v
   const vv = f32x4.sub(e, eu);
   const xv = f32x4.mul(e, f32x4.splat(<f32>t));
   const vx = f32x4.neg(f32x4.mul(eu, f32x4.mul(u, f32x4.splat(<f32>(1.0 / t)))));
-  const off = <usize>i << 2;
-  const xi = v128.load(x + off);
-  const vi = v128.load(v + off);
-  const gi = g ? v128.load(g + off) : f32x4.splat(0);
-  const y = f32x4.sub(xi, gi);
-  let xn = f32x4.add(f32x4.mul(xx, y), f32x4.mul(xv, vi));
-  let vn = f32x4.add(f32x4.mul(vx, y), f32x4.mul(vv, vi));
-  if (q) {
-    const xq = f32x4.mul(f32x4.mul(eu, f32x4.splat(<f32>(2 * t))), phi2X4(u));
-    const vq = f32x4.add(eu, eu);
-    const qi = v128.load(q + off);
-    xn = f32x4.add(xn, f32x4.mul(xq, qi));
-    vn = f32x4.add(vn, f32x4.mul(vq, qi));
-    if (keep) keepBlock(coef + <usize>i * 24, xx, xv, xq, vx, vv, vq);
-  } else if (keep) keepBlock(coef + <usize>i * 24, xx, xv, f32x4.splat(0), vx, vv, f32x4.splat(0));
-  v128.store(x + off, f32x4.add(gi, xn));
-  v128.store(v + off, vn);
+  const zero = f32x4.splat(0);
+  const xq = q ? f32x4.mul(f32x4.mul(eu, f32x4.splat(<f32>(2 * t))), phi2X4(u)) : zero;
+  const vq = q ? f32x4.add(eu, eu) : zero;
+  stepX4(x, v, g, q, i, xx, xv, xq, vx, vv, vq);
+  if (keep) keepBlock(coef + <usize>i * 24, xx, xv, xq, vx, vv, vq);
   return true;
 }
