@@ -23,10 +23,10 @@ export interface InstancedSpringsOptions<R extends boolean = boolean, S extends 
   scale?: S;
 }
 
-/** A Float32Array when the option is true, null when it is false (either when it is not known). */
-type When<B extends boolean> = B extends true ? Float32Array : null;
-/** A Float32Array when either option is true. */
-type WhenEither<R extends boolean, S extends boolean> = R extends true ? Float32Array : When<S>;
+/** The type of an InstancedSprings array that exists with an option: Float32Array when the option is true, null when it is false (either when it is not known). */
+export type ArrayIf<B extends boolean> = B extends true ? Float32Array : null;
+/** The same for the arrays that exist with either of two options (`rotations`, `scales`). */
+export type ArrayIfEither<R extends boolean, S extends boolean> = R extends true ? Float32Array : ArrayIf<S>;
 
 const MATRIX = 16;
 const TRANSLATION = 12;
@@ -46,17 +46,17 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
    * With `rotation` or `scale`: the rotations the matrices are composed from (x, y, z, w, 4
    * floats per instance), initially decomposed from the matrices; null otherwise.
    */
-  readonly rotations: WhenEither<R, S>;
+  readonly rotations: ArrayIfEither<R, S>;
   /** With `rotation`: goal quaternions (4 floats per instance, unit length), initially the current rotations; null otherwise. */
-  readonly rotationGoals: When<R>;
+  readonly rotationGoals: ArrayIf<R>;
   /** With `rotation`: angular velocities (rad/s, 3 floats per instance); null otherwise. */
-  readonly angularVelocities: When<R>;
+  readonly angularVelocities: ArrayIf<R>;
   /** With `rotation` or `scale`: the scales the matrices are composed from (3 floats per instance); null otherwise. */
-  readonly scales: WhenEither<R, S>;
+  readonly scales: ArrayIfEither<R, S>;
   /** With `scale`: goal scales (3 floats per instance), initially the current scales; null otherwise. */
-  readonly scaleGoals: When<S>;
+  readonly scaleGoals: ArrayIf<S>;
   /** With `scale`: scale velocities (1/s, 3 floats per instance); null otherwise. */
-  readonly scaleVelocities: When<S>;
+  readonly scaleVelocities: ArrayIf<S>;
   /** Seconds; may be changed between updates (translations, rotations and scales alike). */
   halflife: number;
   private disposed = false;
@@ -100,13 +100,13 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
       s = optional(composed, count * 3),
       qg = optional(rotation, count * 4),
       sg = optional(scale, count * 3);
-    // the option types decide which of these are null (When<R>, When<S>)
-    this.rotations = q as WhenEither<R, S>;
-    this.scales = s as WhenEither<R, S>;
-    this.rotationGoals = qg as When<R>;
-    this.angularVelocities = optional(rotation, count * 3) as When<R>;
-    this.scaleGoals = sg as When<S>;
-    this.scaleVelocities = optional(scale, count * 3) as When<S>;
+    // the option types decide which of these are null (ArrayIf<R>, ArrayIf<S>)
+    this.rotations = q as ArrayIfEither<R, S>;
+    this.scales = s as ArrayIfEither<R, S>;
+    this.rotationGoals = qg as ArrayIf<R>;
+    this.angularVelocities = optional(rotation, count * 3) as ArrayIf<R>;
+    this.scaleGoals = sg as ArrayIf<S>;
+    this.scaleVelocities = optional(scale, count * 3) as ArrayIf<S>;
     if (q && s) {
       decompose(this.matrices, q, s, count);
       qg?.set(q);
