@@ -19,6 +19,7 @@ export * from './kernels/root-anchor';
 export * from './kernels/pose-inertialize';
 export * from './kernels/strided-spring';
 export * from './kernels/spring-per-element';
+export * from './kernels/instance-matrix';
 
 // For the tests and the benchmark only: the maths probes and the data-movement floor.
 export * from './testing/floor';

@@ -1,7 +1,9 @@
 // Zero-copy three.js buffers (spring-solver/three): 5,000 InstancedMesh instances
 // springing their translations toward goals (critical spring, halflife 0.25 s).
 //   packed      simpleSpringDamper on packed x, v, g arrays (3 floats an instance): the kernel alone
-//   update      InstancedSprings.update: the strided kernel writing the instance matrices in place
+//   update      InstancedSprings.update: the instance-matrix kernel writing the translations in place
+//   update T·R·S  the same with rotation and scale springs (quaternion and scale springs, then the
+//               matrices recomposed): information only, no target
 //   plain JS    what one writes without the library: a float64 exact critical spring per float on
 //               packed Float32Arrays, then the translations written into instanceMatrix.array
 // ns/elem here is per instance (3 floats). Targets: update ≤ 1.5× packed (SIMD), and SIMD update
@@ -53,18 +55,36 @@ function packedTask(n) {
   };
 }
 
-function updateTask(n) {
+/** InstancedSprings.update; with `composed`, rotation and scale springs too (matrices recomposed T·R·S). */
+function updateTask(n, composed = false) {
   return {
-    kernel: 'InstancedSprings.update',
+    kernel: composed ? 'InstancedSprings.update T·R·S' : 'InstancedSprings.update',
     params: 'uniform',
     n,
     setup(solver) {
       const { mesh, x } = makeMesh(n);
-      const springs = new InstancedSprings(solver, mesh, { halflife: HALFLIFE });
+      const springs = new InstancedSprings(solver, mesh, { halflife: HALFLIFE, rotation: composed, scale: composed });
       fillSpec(springs.goals, G, 'g', n);
+      const full = /** @type {import('../../dist/three/index.js').InstancedSprings<true, true>} */ (springs);
+      if (composed) {
+        // goals: a quarter turn about a per-instance axis, scales in [0.5, 2]
+        const axes = fillSpec(new Float32Array(n * 3), G, 'g', n);
+        for (let i = 0; i < n; i++) {
+          const [a, b, c] = axes.subarray(i * 3, i * 3 + 3);
+          const k = Math.SQRT1_2 / (Math.hypot(a, b, c) || 1);
+          full.rotationGoals.set([a * k, b * k, c * k, Math.SQRT1_2], i * 4);
+          full.scaleGoals.set([0.5 + Math.abs(a) / 10, 0.5 + Math.abs(b) / 10, 0.5 + Math.abs(c) / 10], i * 3);
+        }
+      }
       const reset = () => {
         for (let i = 0; i < n; i++) springs.matrices.set(x.subarray(i * 3, i * 3 + 3), i * 16 + 12);
         springs.velocities.fill(0);
+        if (composed) {
+          for (let i = 0; i < n; i++) full.rotations.set([0, 0, 0, 1], i * 4);
+          full.angularVelocities.fill(0);
+          full.scales.fill(1);
+          full.scaleVelocities.fill(0);
+        }
       };
       return {
         call: () => springs.update(DT),
@@ -119,7 +139,7 @@ function plainTask(n) {
 export default {
   name: 'three-buffers',
   sizes: ({ quick }) => (quick ? [] : [N]),
-  tasks: (n) => [packedTask(n), updateTask(n), plainTask(n)],
+  tasks: (n) => [packedTask(n), updateTask(n), updateTask(n, true), plainTask(n)],
   targets(t) {
     const packed = t.find('simpleSpringDamper', 'uniform', 'simd', N, 'packed ×3');
     const update = t.find('InstancedSprings.update', 'uniform', 'simd', N);
@@ -144,7 +164,8 @@ export default {
     const lines = ['simd', 'wasm', 'js'].map((b) => {
       const p = t.find('simpleSpringDamper', 'uniform', b, N, 'packed ×3');
       const u = t.find('InstancedSprings.update', 'uniform', b, N);
-      return `${b}: packed kernel ${us(p)}, InstancedSprings.update ${us(u)} a frame`;
+      const c = t.find('InstancedSprings.update T·R·S', 'uniform', b, N);
+      return `${b}: packed kernel ${us(p)}, InstancedSprings.update ${us(u)}, with rotation and scale springs ${us(c)} a frame`;
     });
     lines.push(`plain JS spring + matrix writes: ${us(plain)} a frame`);
     lines.push(

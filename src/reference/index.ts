@@ -37,3 +37,4 @@ export {
 export { rootAnchorApply, rootAnchorTransition, heading } from './root-anchor.js';
 export type { FloatArray } from './float-array.js';
 export { springStrided, type StridedOperand } from './strided-spring.js';
+export { composeInstanceMatrices } from './instance-matrix.js';

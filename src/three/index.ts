@@ -4,7 +4,7 @@
  * three.js is an optional peer dependency: only this entry imports it.
  * @module
  */
-export { InstancedSprings, type InstancedSpringsOptions } from './instanced-springs.js';
+export { InstancedSprings, type InstancedSpringsOptions, type ArrayIf, type ArrayIfEither } from './instanced-springs.js';
 export { AttributeSprings, type AttributeSpringsOptions } from './attribute-springs.js';
 export {
   spring,

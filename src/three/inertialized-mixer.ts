@@ -13,11 +13,12 @@
  * the new pose at t with its velocity from the animation itself, (pose(t + ε) − pose(t)) / ε,
  * sampled by mixer.update(0), mixer.update(ε), mixer.update(−ε) (see docs/DECISIONS.md).
  */
-import type { AnimationMixer, Object3D, Quaternion, Vector3 } from 'three';
+import type { AnimationMixer, Object3D, Vector3 } from 'three';
 import { Inertializer, type Pose } from '../stateful/inertializer.js';
 import { SolverBase, type Solver } from '../api/solver.js';
 import { checkNumber, describe } from '../core/validate.js';
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
+import { setRotation } from './object-writes.js';
 import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
 
 export interface InertializedMixerOptions {
@@ -374,7 +375,7 @@ export class InertializedMixerGroup {
       const slot = slots[j]!;
       const i = base + j;
       if (slot.position) setVector(slot.object.position, x, 3 * i);
-      if (slot.quaternion) setQuaternion(slot.object.quaternion, q, 4 * i);
+      if (slot.quaternion) setRotation(slot.object, q, 4 * i);
       if (slot.scale && s) setVector(slot.object.scale, s, 3 * i);
     }
   }
@@ -553,8 +554,4 @@ function velocities(
 
 function setVector(target: Vector3, a: Float32Array, o: number): void {
   target.set(a[o]!, a[o + 1]!, a[o + 2]!);
-}
-
-function setQuaternion(target: Quaternion, a: Float32Array, o: number): void {
-  target.set(a[o]!, a[o + 1]!, a[o + 2]!, a[o + 3]!);
 }

@@ -1,32 +1,68 @@
 /**
  * An InstancedMesh whose instance matrices live in solver memory: `mesh.instanceMatrix.array`
  * is a Float32Array view from `solver.alloc`, and each update springs the translation column of
- * every matrix (floats 12…14 of 16) toward `goals`, in place, with no copy (springStrided).
+ * every matrix (floats 12…14 of 16) toward `goals`, in place, with no copy. Optionally the
+ * rotations (quaternion springs) and scales too: the matrices are then recomposed T·R·S
+ * (Matrix4.compose) from the sprung quaternions and scales at each update.
  */
-import { InstancedBufferAttribute, type InstancedMesh } from 'three';
-import type { Solver } from '../api/solver.js';
-import { describe } from '../core/validate.js';
-import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
+import { InstancedBufferAttribute, Matrix4, Quaternion, Vector3, type InstancedMesh } from 'three';
+import type { Solver, SolverBase } from '../api/solver.js';
+import { checkNumber, describe } from '../core/validate.js';
+import { instanceComposition, instanceTranslations } from '../api/instance-matrices.js';
 
-export interface InstancedSpringsOptions {
+export interface InstancedSpringsOptions<R extends boolean = boolean, S extends boolean = boolean> {
   /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
   halflife?: number;
+  /**
+   * Also spring each instance's rotation (a quaternion spring, angular velocity in rad/s) toward
+   * `rotationGoals`. The matrices are then recomposed T·R·S from `rotations` and `scales` at every
+   * update, so a shear in the initial matrices is lost. Default false.
+   */
+  rotation?: R;
+  /** Also spring each instance's scale toward `scaleGoals` (recomposed as with `rotation`). Default false. */
+  scale?: S;
 }
+
+/** The type of an InstancedSprings array that exists with an option: Float32Array when the option is true, null when it is false (either when it is not known). */
+export type ArrayIf<B extends boolean> = B extends true ? Float32Array : null;
+/** The same for the arrays that exist with either of two options (`rotations`, `scales`). */
+export type ArrayIfEither<R extends boolean, S extends boolean> = R extends true ? Float32Array : ArrayIf<S>;
 
 const MATRIX = 16;
 const TRANSLATION = 12;
 
-export class InstancedSprings {
+/**
+ * `R` and `S` are the `rotation` and `scale` options as the constructor's argument gives them, so
+ * that `new InstancedSprings(solver, mesh, { rotation: true }).rotationGoals` is typed Float32Array.
+ */
+export class InstancedSprings<R extends boolean = false, S extends boolean = false> {
   /** The instance matrices (16 floats each, column-major), in solver memory: `mesh.instanceMatrix.array`. */
   readonly matrices: Float32Array;
   /** Goal translations, 3 floats per instance; write them, then call update. Initially the current translations. */
   readonly goals: Float32Array;
   /** Translation velocities (units/s), 3 floats per instance. */
   readonly velocities: Float32Array;
-  /** Seconds; may be changed between updates. */
+  /**
+   * With `rotation` or `scale`: the rotations the matrices are composed from (x, y, z, w, 4
+   * floats per instance), initially decomposed from the matrices; null otherwise.
+   */
+  readonly rotations: ArrayIfEither<R, S>;
+  /** With `rotation`: goal quaternions (4 floats per instance, unit length), initially the current rotations; null otherwise. */
+  readonly rotationGoals: ArrayIf<R>;
+  /** With `rotation`: angular velocities (rad/s, 3 floats per instance); null otherwise. */
+  readonly angularVelocities: ArrayIf<R>;
+  /** With `rotation` or `scale`: the scales the matrices are composed from (3 floats per instance); null otherwise. */
+  readonly scales: ArrayIfEither<R, S>;
+  /** With `scale`: goal scales (3 floats per instance), initially the current scales; null otherwise. */
+  readonly scaleGoals: ArrayIf<S>;
+  /** With `scale`: scale velocities (1/s, 3 floats per instance); null otherwise. */
+  readonly scaleVelocities: ArrayIf<S>;
+  /** Seconds; may be changed between updates (translations, rotations and scales alike). */
   halflife: number;
   private disposed = false;
-  private readonly step: (params: StridedSpringParams, dt: number) => void;
+  private readonly owned: Float32Array[] = [];
+  private readonly translate: (halflife: number, dt: number) => void;
+  private readonly compose: (() => void) | null;
 
   /**
    * Moves `mesh`'s instance matrices into solver memory (their values are kept) and replaces
@@ -35,33 +71,74 @@ export class InstancedSprings {
   constructor(
     private readonly solver: Solver,
     readonly mesh: InstancedMesh,
-    options: InstancedSpringsOptions = {},
+    options: InstancedSpringsOptions<R, S> = {},
   ) {
+    const method = 'InstancedSprings';
     const array = mesh?.instanceMatrix?.array;
-    if (!(array instanceof Float32Array)) throw new TypeError(`InstancedSprings: mesh must be an InstancedMesh, got ${describe(mesh)}`);
+    if (!(array instanceof Float32Array)) throw new TypeError(`${method}: mesh must be an InstancedMesh, got ${describe(mesh)}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    const { rotation = false, scale = false } = options;
+    if (typeof rotation !== 'boolean') throw new TypeError(`${method}: options.rotation must be a boolean, got ${describe(rotation)}`);
+    if (typeof scale !== 'boolean') throw new TypeError(`${method}: options.scale must be a boolean, got ${describe(scale)}`);
     this.halflife = options.halflife ?? 0.25;
     const count = mesh.count;
-    this.matrices = solver.alloc(count * MATRIX);
-    this.goals = solver.alloc(count * 3);
-    this.velocities = solver.alloc(count * 3);
+    const alloc = (length: number) => {
+      const a = solver.alloc(length);
+      this.owned.push(a);
+      return a;
+    };
+    this.matrices = alloc(count * MATRIX);
+    this.goals = alloc(count * 3);
+    this.velocities = alloc(count * 3);
     this.matrices.set(array.subarray(0, count * MATRIX));
     for (let i = 0; i < count; i++) this.goals.set(this.matrices.subarray(i * MATRIX + TRANSLATION, i * MATRIX + TRANSLATION + 3), i * 3);
+    this.translate = instanceTranslations(solver, this.matrices, this.velocities, this.goals, count);
+    const optional = (on: boolean, length: number): Float32Array | null => (on ? alloc(length) : null);
+    const composed = rotation || scale;
+    const q = optional(composed, count * 4),
+      s = optional(composed, count * 3),
+      qg = optional(rotation, count * 4),
+      sg = optional(scale, count * 3);
+    // the option types decide which of these are null (ArrayIf<R>, ArrayIf<S>)
+    this.rotations = q as ArrayIfEither<R, S>;
+    this.scales = s as ArrayIfEither<R, S>;
+    this.rotationGoals = qg as ArrayIf<R>;
+    this.angularVelocities = optional(rotation, count * 3) as ArrayIf<R>;
+    this.scaleGoals = sg as ArrayIf<S>;
+    this.scaleVelocities = optional(scale, count * 3) as ArrayIf<S>;
+    if (q && s) {
+      decompose(this.matrices, q, s, count);
+      qg?.set(q);
+      sg?.set(s);
+      this.compose = instanceComposition(solver, this.matrices, q, s, count);
+    } else {
+      this.compose = null;
+    }
     const attribute = new InstancedBufferAttribute(this.matrices, MATRIX);
     attribute.setUsage(mesh.instanceMatrix.usage);
     mesh.instanceMatrix = attribute;
-    this.step = prepareSpringStrided(solver, {
-      x: { array: this.matrices, offset: TRANSLATION, stride: MATRIX },
-      v: { array: this.velocities },
-      g: { array: this.goals },
-      width: 3,
-      count,
-    });
   }
 
-  /** Steps every translation by dt (s) toward its goal; marks the matrices for upload. */
+  /** Steps every translation (and rotation and scale, if sprung) by dt (s) toward its goal; marks the matrices for upload. */
   update(dt: number): void {
-    if (this.disposed) throw new TypeError('InstancedSprings.update: disposed');
-    this.step({ halflife: this.halflife }, dt);
+    const method = 'InstancedSprings.update';
+    if (this.disposed) throw new TypeError(`${method}: disposed`);
+    (this.solver as unknown as SolverBase).checkLive(method);
+    const halflife = checkNumber(method, 'halflife', this.halflife, 'nonNegative');
+    checkNumber(method, 'dt', dt, 'nonNegative');
+    this.translate(halflife, dt);
+    if (this.compose !== null) {
+      const q = this.rotations as Float32Array,
+        w: Float32Array | null = this.angularVelocities,
+        qg: Float32Array | null = this.rotationGoals;
+      const s = this.scales as Float32Array,
+        sv: Float32Array | null = this.scaleVelocities,
+        sg: Float32Array | null = this.scaleGoals;
+      if (w && qg) this.solver.quatSimpleSpringDamper(q, w, qg, halflife, dt);
+      if (sv && sg) this.solver.simpleSpringDamper(s, sv, sg, halflife, dt);
+      this.compose();
+    }
     this.mesh.instanceMatrix.needsUpdate = true;
   }
 
@@ -73,8 +150,20 @@ export class InstancedSprings {
     copy.setUsage(this.mesh.instanceMatrix.usage);
     this.mesh.instanceMatrix = copy;
     if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
-    this.solver.free(this.matrices);
-    this.solver.free(this.goals);
-    this.solver.free(this.velocities);
+    for (const a of this.owned) this.solver.free(a);
+  }
+}
+
+/** Rotations and scales of `count` matrices (Matrix4.decompose); a rotation that is not finite (a zero scale) becomes the identity. */
+function decompose(matrices: Float32Array, q: Float32Array, s: Float32Array, count: number): void {
+  const m = new Matrix4(),
+    t = new Vector3(),
+    r = new Quaternion(),
+    k = new Vector3();
+  for (let i = 0; i < count; i++) {
+    m.fromArray(matrices, i * MATRIX).decompose(t, r, k);
+    if (![r.x, r.y, r.z, r.w].every(Number.isFinite)) r.identity();
+    r.toArray(q, 4 * i);
+    k.toArray(s, 3 * i);
   }
 }

@@ -12,7 +12,7 @@
  *   transition, against the speeds before and after it.
  */
 import { describe, expect, it } from 'vitest';
-import { AnimationUtils, type AnimationAction, type AnimationMixer, type Object3D } from 'three';
+import { AnimationUtils, Euler, type AnimationAction, type AnimationMixer, type Object3D } from 'three';
 import { createSolver, type Solver } from '../../dist/index.js';
 import { InertializedMixer, InertializedMixerGroup } from '../../dist/three/index.js';
 import * as reference from '../../dist/reference/index.js';
@@ -296,6 +296,48 @@ describe('InertializedMixerGroup', () => {
     singles.forEach((c, k) =>
       c.bones.forEach((b, j) => expect(angleBetween(b.quaternion.toArray(), group[k]!.bones[j]!.quaternion.toArray())).toBeLessThan(1e-6)),
     );
+    batch.dispose();
+  });
+
+  it("keeps every bone's rotation (Euler) what three's own quaternion.set would make it, in any order", () => {
+    const trial = TRIALS[0]!;
+    const characters = [0, 1].map(() => new Character('none', trial));
+    // a non-default order on some bones: written through quaternion.set, whose callback converts
+    characters[1]!.bones.forEach((b, j) => {
+      if (j % 3 === 1) b.rotation.order = 'ZXY';
+    });
+    const batch = new InertializedMixerGroup(
+      solver,
+      characters.map((c) => c.mixer),
+      { halflife: 0.1 },
+    );
+    const euler = new Euler();
+    // the bones the clip rotates (the group writes those; an ENDSITE keeps what it had)
+    const rotated = new Set(
+      loadPirouette()
+        .clip.tracks.map((t) => /^(.+)\.quaternion$/.exec(t.name)?.[1])
+        .filter(Boolean),
+    );
+    let checked = 0;
+    for (let f = 0; f < 30; f++) {
+      if (f === 10) {
+        characters.forEach((c) => c.change());
+        batch.transition();
+      }
+      batch.update(1 / 60);
+      for (const c of characters) {
+        for (const b of c.bones.filter((bone) => rotated.has(bone.name))) {
+          euler.setFromQuaternion(b.quaternion, b.rotation.order);
+          expect([b.rotation.x, b.rotation.y, b.rotation.z], `${b.name} (${b.rotation.order}), frame ${f}`).toEqual([
+            euler.x,
+            euler.y,
+            euler.z,
+          ]);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
     batch.dispose();
   });
 

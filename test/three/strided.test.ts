@@ -18,7 +18,7 @@ import {
   Vector3,
 } from 'three';
 import { springStrided, SpringMode, type Solver, type StridedSpringParams } from '../../dist/index.js';
-import { springTransition, stiffnessAndDamping } from '../../dist/reference/index.js';
+import { quatSimpleSpringDamper, springTransition, stiffnessAndDamping } from '../../dist/reference/index.js';
 import { AttributeSprings, InstancedSprings } from '../../dist/three/index.js';
 import { BACKENDS, makeSolver } from '../helpers/backends.js';
 import { mulberry32, uniform } from '../helpers/random.js';
@@ -323,6 +323,205 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     springs.dispose();
     expect(mesh.instanceMatrix.array).not.toBe(springs.matrices);
     for (const a of [x, v, g]) solver.free(a);
+  });
+
+  it('InstancedSprings (springInstanceTranslations) matches the packed method at every count, groups of 4 and 8 and the tail', () => {
+    const rng = mulberry32(21);
+    const halflife = 0.25;
+    const m = springTransition(...stiffnessAndDamping(SpringMode.Critical, halflife, 0), DT);
+    for (const count of [1, 3, 4, 5, 8, 11, 16, 19, 257]) {
+      const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), count);
+      for (let i = 0; i < count * 16; i++) mesh.instanceMatrix.array[i] = i % 16 === 15 ? 1 : uniform(rng, -3, 3);
+      const original = mesh.instanceMatrix.array.slice() as Float32Array;
+      const springs = new InstancedSprings(solver, mesh, { halflife });
+      const x = solver.alloc(count * 3),
+        v = solver.alloc(count * 3),
+        g = solver.alloc(count * 3);
+      for (let k = 0; k < count * 3; k++) {
+        x[k] = original[Math.floor(k / 3) * 16 + 12 + (k % 3)];
+        v[k] = springs.velocities[k] = uniform(rng, -20, 20);
+        g[k] = springs.goals[k] = uniform(rng, -10, 10);
+      }
+      const x0 = x.slice(),
+        v0 = v.slice();
+      springs.update(DT);
+      solver.simpleSpringDamper(x, v, g, halflife, DT);
+      for (let k = 0; k < count * 3; k++) {
+        const y = Math.abs(x0[k]) + Math.abs(g[k]),
+          vv = Math.abs(v0[k]);
+        const tolX = backend === 'simd' ? 8 * U32 * (Math.abs(g[k]) + Math.abs(m.xx) * y + Math.abs(m.xv) * vv) : 0;
+        const tolV = backend === 'simd' ? 8 * U32 * (Math.abs(m.vx) * y + Math.abs(m.vv) * vv) : 0;
+        const where = `count ${count}, item ${Math.floor(k / 3)}.${k % 3}`;
+        expect(Math.abs(springs.matrices[Math.floor(k / 3) * 16 + 12 + (k % 3)] - x[k]), `x ${where}`).toBeLessThanOrEqual(tolX);
+        expect(Math.abs(springs.velocities[k] - v[k]), `v ${where}`).toBeLessThanOrEqual(tolV);
+      }
+      for (let j = 0; j < count * 16; j++) if (j % 16 < 12 || j % 16 === 15) expect(springs.matrices[j], `float ${j}`).toBe(original[j]);
+      springs.dispose();
+      for (const a of [x, v, g]) solver.free(a);
+    }
+  });
+
+  it('InstancedSprings with rotation and scale springs: the packed quaternion and scale springs, composed T·R·S as Matrix4.compose', () => {
+    const rng = mulberry32(5);
+    const halflife = 0.2;
+    for (const count of [1, 6, 37]) {
+      const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), count);
+      const matrix = new Matrix4();
+      const randomQuaternion = () =>
+        new Quaternion(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)).normalize();
+      const randomScale = () => new Vector3(uniform(rng, 0.3, 3), uniform(rng, 0.3, 3), uniform(rng, 0.3, 3));
+      for (let i = 0; i < count; i++) {
+        matrix.compose(new Vector3(uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)), randomQuaternion(), randomScale());
+        mesh.setMatrixAt(i, matrix);
+      }
+      const original = mesh.instanceMatrix.array.slice() as Float32Array;
+      const springs = new InstancedSprings(solver, mesh, { halflife, rotation: true, scale: true });
+      const { rotations: q, angularVelocities: w, rotationGoals: qg, scales: s, scaleVelocities: sv, scaleGoals: sg } = springs;
+      // decomposed at construction: composing them again gives the original matrices
+      const t = new Vector3(),
+        r = new Quaternion(),
+        k = new Vector3();
+      for (let i = 0; i < count; i++) {
+        matrix.fromArray(original, i * 16).decompose(t, r, k);
+        for (let c = 0; c < 4; c++) expect(Math.abs(q[i * 4 + c] - r.toArray()[c])).toBeLessThanOrEqual(U32);
+        for (let c = 0; c < 3; c++) expect(Math.abs(s[i * 3 + c] - k.toArray()[c])).toBeLessThanOrEqual(U32 * k.toArray()[c]);
+      }
+      expect(Array.from(qg)).toEqual(Array.from(q));
+      expect(Array.from(sg)).toEqual(Array.from(s));
+      for (let i = 0; i < count; i++) {
+        randomQuaternion().toArray(qg, i * 4);
+        randomScale().toArray(sg, i * 3);
+        springs.goals.set([uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)], i * 3);
+      }
+      // the same springs on packed copies, with the solver's methods of this backend
+      const [pq, pw, ps, psv] = [q, w, s, sv].map((a) => solver.alloc(a.length).fill(0));
+      pq.set(q);
+      ps.set(s);
+      for (let frame = 0; frame < 12; frame++) {
+        const version = mesh.instanceMatrix.version;
+        springs.update(frame === 5 ? 0 : DT);
+        expect(mesh.instanceMatrix.version).toBe(version + 1);
+        solver.quatSimpleSpringDamper(pq, pw, qg, halflife, frame === 5 ? 0 : DT);
+        solver.simpleSpringDamper(ps, psv, sg, halflife, frame === 5 ? 0 : DT);
+        // the same kernels on the same floats: identical
+        for (const [a, b, name] of [
+          [q, pq, 'rotations'],
+          [w, pw, 'angular velocities'],
+          [s, ps, 'scales'],
+          [sv, psv, 'scale velocities'],
+        ] as const)
+          expect(Array.from(a), `${name}, frame ${frame}`).toEqual(Array.from(b));
+        for (let i = 0; i < count; i++) {
+          const m = springs.matrices.subarray(i * 16, i * 16 + 16);
+          t.fromArray(m, 12);
+          r.fromArray(q, i * 4);
+          k.fromArray(s, i * 3);
+          // float64, from the same floats; each entry of column c is at most 3·|s_c| (unit q), and
+          // rounds ≤ 5 times in float32 (products, sums, the scale) on SIMD, once elsewhere
+          const expected = matrix.compose(t, r, k).elements;
+          for (let j = 0; j < 16; j++) {
+            const column = Math.floor(j / 4);
+            const tol =
+              j >= 12 || j % 4 === 3 ? 0 : backend === 'simd' ? 16 * U32 * Math.abs(k.getComponent(column)) : U32 * Math.abs(expected[j]);
+            expect(Math.abs(m[j] - expected[j]), `count ${count}, instance ${i}, float ${j}, frame ${frame}`).toBeLessThanOrEqual(tol);
+          }
+        }
+      }
+      springs.dispose();
+      for (const a of [pq, pw, ps, psv]) solver.free(a);
+    }
+  });
+
+  it('InstancedSprings: one step of rotation and scale springs against the float64 reference composed by Matrix4.compose', () => {
+    const rng = mulberry32(9);
+    const halflife = 0.3,
+      count = 29;
+    const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), count);
+    const springs = new InstancedSprings(solver, mesh, { halflife, rotation: true, scale: true });
+    const { rotations: q, angularVelocities: w, rotationGoals: qg, scales: s, scaleVelocities: sv, scaleGoals: sg } = springs;
+    for (let i = 0; i < count; i++) {
+      new Quaternion(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)).normalize().toArray(q, i * 4);
+      new Quaternion(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)).normalize().toArray(qg, i * 4);
+      for (let c = 0; c < 3; c++) {
+        springs.matrices[i * 16 + 12 + c] = uniform(rng, -5, 5);
+        springs.goals[i * 3 + c] = uniform(rng, -5, 5);
+        springs.velocities[i * 3 + c] = uniform(rng, -5, 5);
+        w[i * 3 + c] = uniform(rng, -3, 3);
+        s[i * 3 + c] = uniform(rng, 0.3, 3);
+        sg[i * 3 + c] = uniform(rng, 0.3, 3);
+        sv[i * 3 + c] = uniform(rng, -2, 2);
+      }
+    }
+    // the float64 reference on float64 copies
+    const rq = Float64Array.from(q),
+      rw = Float64Array.from(w);
+    quatSimpleSpringDamper(rq, rw, qg, halflife, DT);
+    const c = springTransition(...stiffnessAndDamping(SpringMode.Critical, halflife, 0), DT);
+    const step = (x: number, v: number, g: number) => g + c.xx * (x - g) + c.xv * v;
+    const expected: number[][] = [];
+    const tolerances: number[][] = [];
+    for (let i = 0; i < count; i++) {
+      const t = [0, 1, 2].map((j) => step(springs.matrices[i * 16 + 12 + j], springs.velocities[i * 3 + j], springs.goals[i * 3 + j]));
+      const k = [0, 1, 2].map((j) => step(s[i * 3 + j], sv[i * 3 + j], sg[i * 3 + j]));
+      // float32 rounding of a spring step: 8 ulps of its terms (as the packed parity tests)
+      const tolOf = (x: number, v: number, g: number) =>
+        8 * U32 * (Math.abs(g) + Math.abs(c.xx) * (Math.abs(x) + Math.abs(g)) + Math.abs(c.xv) * Math.abs(v));
+      const tolT = [0, 1, 2].map((j) => tolOf(springs.matrices[i * 16 + 12 + j], springs.velocities[i * 3 + j], springs.goals[i * 3 + j]));
+      const tolK = [0, 1, 2].map((j) => tolOf(s[i * 3 + j], sv[i * 3 + j], sg[i * 3 + j]));
+      const r = new Quaternion().fromArray(rq, i * 4);
+      expected.push(new Matrix4().compose(new Vector3(...t), r, new Vector3(...k)).elements.slice());
+      // an entry of column j: a rotation error θ moves it by ≤ θ·|s_j| (θ ≤ 2e-5 rad, the quaternion
+      // kernels' specification, test/families/quat.test.ts), a scale error by ≤ its own, and the
+      // composition rounds as in the test above
+      tolerances.push(
+        Array.from({ length: 16 }, (_, j) => {
+          const col = Math.floor(j / 4);
+          if (j % 4 === 3) return 0;
+          if (col === 3) return tolT[j - 12]!;
+          return 2e-5 * k[col]! + tolK[col]! + 16 * U32 * k[col]!;
+        }),
+      );
+    }
+    springs.update(DT);
+    for (let i = 0; i < count; i++)
+      for (let j = 0; j < 16; j++)
+        expect(Math.abs(springs.matrices[i * 16 + j] - expected[i]![j]!), `instance ${i}, float ${j}`).toBeLessThanOrEqual(
+          tolerances[i]![j]!,
+        );
+    springs.dispose();
+  });
+
+  it('InstancedSprings: options and update arguments are checked by name, and a rejected update writes nothing', () => {
+    const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 5);
+    expect(() => new InstancedSprings(solver, mesh, { rotation: 'yes' } as never)).toThrow(
+      /InstancedSprings: options.rotation must be a boolean/,
+    );
+    expect(() => new InstancedSprings(solver, mesh, { scale: 1 } as never)).toThrow(/InstancedSprings: options.scale must be a boolean/);
+    expect(() => new InstancedSprings(solver, {} as never)).toThrow(TypeError);
+    const only = new InstancedSprings(solver, mesh, { scale: true });
+    expect(only.rotations).not.toBeNull();
+    expect(only.rotationGoals).toBeNull();
+    expect(only.angularVelocities).toBeNull();
+    expect(only.scaleGoals).not.toBeNull();
+    only.dispose();
+    const springs = new InstancedSprings(solver, mesh, { rotation: true });
+    expect(springs.scaleGoals).toBeNull();
+    springs.goals.fill(3);
+    springs.rotationGoals.set([0, 1, 0, 0]);
+    const before = [springs.matrices, springs.velocities, springs.rotations, springs.angularVelocities!].map((a) => a.slice());
+    springs.halflife = -1;
+    expect(() => springs.update(DT)).toThrow(/InstancedSprings.update: halflife is -1/);
+    springs.halflife = 0.2;
+    expect(() => springs.update(Number.NaN)).toThrow(/InstancedSprings.update: dt is NaN/);
+    expect(() => springs.update('1' as never)).toThrow(TypeError);
+    [springs.matrices, springs.velocities, springs.rotations, springs.angularVelocities!].forEach((a, j) =>
+      expect(Array.from(a)).toEqual(Array.from(before[j]!)),
+    );
+    springs.update(DT);
+    expect(springs.matrices[12]).not.toBe(before[0]![12]);
+    expect(springs.rotations[1]).not.toBe(before[2]![1]);
+    springs.dispose();
+    expect(() => springs.update(DT)).toThrow(/InstancedSprings.update: disposed/);
   });
 
   it('AttributeSprings springs an interleaved attribute in place', () => {

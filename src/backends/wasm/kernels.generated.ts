@@ -621,6 +621,26 @@ declare namespace __AdaptedExports {
    */
   export function springApplyKept(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number): void;
   /**
+   * assembly/kernels/instance-matrix/springInstanceTranslations
+   * @param m `usize`
+   * @param v `usize`
+   * @param g `usize`
+   * @param n `i32`
+   * @param mode `i32`
+   * @param p0 `f64`
+   * @param p1 `f64`
+   * @param dt `f64`
+   */
+  export function springInstanceTranslations(m: number, v: number, g: number, n: number, mode: number, p0: number, p1: number, dt: number): void;
+  /**
+   * assembly/kernels/instance-matrix/composeInstanceMatrices
+   * @param m `usize`
+   * @param q `usize`
+   * @param s `usize`
+   * @param n `i32`
+   */
+  export function composeInstanceMatrices(m: number, q: number, s: number, n: number): void;
+  /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
    * @param v `usize`

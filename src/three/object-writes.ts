@@ -1,0 +1,65 @@
+/**
+ * Writing a rotation to an Object3D the way three.js does, for less. `quaternion.set` runs the
+ * object's onChange callback, Euler.setFromQuaternion: it composes a Matrix4 from the quaternion
+ * (makeRotationFromQuaternion, i.e. compose with unit scale) and reads the angles back
+ * (setFromRotationMatrix). For the default order XYZ this computes the same float64 operations on
+ * the quaternion directly, so `rotation` gets the bit-identical angles without the matrix. It
+ * writes the backing fields (`_x` … of Quaternion and Euler, three.js r187); any other order, or
+ * objects without those fields, go through `quaternion.set`.
+ */
+import type { Object3D } from 'three';
+
+interface QuaternionFields {
+  _x: number;
+  _y: number;
+  _z: number;
+  _w: number;
+}
+interface EulerFields {
+  _x: number;
+  _y: number;
+  _z: number;
+  _order: string;
+}
+
+/** Sets object.quaternion to a[o … o + 3] and object.rotation to the same rotation (as three's onChange would). */
+export function setRotation(object: Object3D, a: Float32Array, o: number): void {
+  const x = a[o]!,
+    y = a[o + 1]!,
+    z = a[o + 2]!,
+    w = a[o + 3]!;
+  const r = object.rotation as unknown as EulerFields;
+  if (r._order !== 'XYZ') {
+    object.quaternion.set(x, y, z, w);
+    return;
+  }
+  const q = object.quaternion as unknown as QuaternionFields;
+  q._x = x;
+  q._y = y;
+  q._z = z;
+  q._w = w;
+  // Matrix4.compose(0, q, 1): the elements the XYZ case of Euler.setFromRotationMatrix reads
+  const x2 = x + x,
+    y2 = y + y,
+    z2 = z + z;
+  const xx = x * x2,
+    xy = x * y2,
+    xz = x * z2,
+    yy = y * y2,
+    yz = y * z2,
+    zz = z * z2,
+    wx = w * x2,
+    wy = w * y2,
+    wz = w * z2;
+  const m11 = 1 - (yy + zz),
+    m12 = xy - wz,
+    m13 = xz + wy;
+  r._y = Math.asin(Math.max(-1, Math.min(1, m13)));
+  if (Math.abs(m13) < 0.9999999) {
+    r._x = Math.atan2(-(yz - wx), 1 - (xx + yy));
+    r._z = Math.atan2(-m12, m11);
+  } else {
+    r._x = Math.atan2(yz + wx, 1 - (xx + zz));
+    r._z = 0;
+  }
+}
