@@ -137,8 +137,9 @@ export function springApplyKept(
   const uf = joinX4(uLo, uHi);
   if (v128.any_true(f32x4.gt(uf, f32x4.splat(CRITICAL_U_MAX)))) return false;
   const ur = joinX4(f64x2.sub(uLo, lowX2(uf)), f64x2.sub(uHi, highX2(uf)));
-  // a·u = u²/t, in float64 then rounded once
-  const invT = f64x2.splat(1.0 / t);
+  // a·u = u²/t, in float64 then rounded once. Below t = 5.6e-309, 1/t is ∞ and u² is 0 (u ≤ 1e-263):
+  // ∞·0 gave NaN; clamped, u²·(1/t) is the 0 that a·u = a²·t (≤ 1e90·t) rounds to in float32.
+  const invT = f64x2.splat(Math.min(1.0 / t, F64.MAX_VALUE));
   const au = joinX4(f64x2.mul(f64x2.mul(uLo, uLo), invT), f64x2.mul(f64x2.mul(uHi, uHi), invT));
 
   // e = e^{−u} = 2^{−k}·e^r, r = k·ln2 − u, |r| ≤ ln2/2 (+ rounding); Taylor degree 7 in r
