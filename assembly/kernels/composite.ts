@@ -50,11 +50,17 @@ let goalOut: f64 = 0;
  * that reaches g after tGoal seconds; x_goal_future = xi + v_goal·t_goal_future, or g once
  * t_goal_future ≥ tGoal; then xi += v_goal·dt.
  */
+// In float32 the same step is taken as fractions of g − xi, never through v_goal: xi + (g − xi)·f
+// with f = dt/min_time (1 where tGoal ≤ dt) and f = t_goal_future/tGoal for the goal, both in
+// [0, 1]. v_goal itself overflows float32 when min_time is tiny (tGoal = 0 and dt = 1e-40 gave
+// v_goal = ∞ and xi = ∞; dt = 8e-323 rounds to 0 and gave 0/0), where the float64 step is finite.
 // @ts-ignore: decorator
 @inline function goalTimedX4(xi: v128, g: v128, tGoal: v128, tGoalFuture: v128, dt: v128): v128 {
-  const vGoal = f32x4.div(f32x4.sub(g, xi), f32x4.max(tGoal, dt));
-  goalX4 = v128.bitselect(f32x4.add(xi, f32x4.mul(vGoal, tGoalFuture)), g, f32x4.lt(tGoalFuture, tGoal));
-  return f32x4.add(xi, f32x4.mul(vGoal, dt));
+  const diff = f32x4.sub(g, xi);
+  const ahead = f32x4.lt(tGoalFuture, tGoal); // then tGoal > t_goal_future ≥ dt: min_time = tGoal > 0
+  goalX4 = v128.bitselect(f32x4.add(xi, f32x4.mul(diff, f32x4.div(tGoalFuture, tGoal))), g, ahead);
+  const f = v128.bitselect(f32x4.splat(1), f32x4.div(dt, tGoal), f32x4.le(tGoal, dt));
+  return f32x4.add(xi, f32x4.mul(diff, f));
 }
 
 // @ts-ignore: decorator

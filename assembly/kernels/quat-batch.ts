@@ -2,7 +2,7 @@
 // formulas of quat/algebra.ts applied element by element; the float64 oracle is
 // src/reference/quat-batch.ts. An input may be the very same array as the output.
 import { loadQuatX4, storeQuatX4, loadVec3X4, storeVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
-import { quatMulX4, quatRotateX4, quatLogX4, quatExpX4, qx, qy, qz, qw, vecX, vecY, vecZ } from '../quat/algebra';
+import { quatMulX4, quatRotateX4, quatLogX4, quatRelativeLogX4, quatExpX4, unitScaleX4, qx, qy, qz, qw, vecX, vecY, vecZ } from '../quat/algebra';
 import { quatMulScalar, quatRotateScalar, quatLogScalar, quatExpScalar, sx, sy, sz, sw } from '../quat/algebra';
 import { paramX4, lowX2, highX2 } from '../lanes/x4';
 import { paramAt, readF32, writeF32 } from '../lanes/scalar';
@@ -72,8 +72,11 @@ export function quatNormalize(out: usize, q: usize, n: i32): void {
   if (ASC_FEATURE_SIMD) {
     for (; i + 4 <= n; i += 4) {
       loadQuatX4(q, i);
-      const len = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(lx, lx), f32x4.mul(ly, ly)), f32x4.add(f32x4.mul(lz, lz), f32x4.mul(lw, lw))));
-      storeQuatX4(out, i, f32x4.div(lx, len), f32x4.div(ly, len), f32x4.div(lz, len), f32x4.div(lw, len));
+      // scaled by a power of two first (exact): |q|² of a tiny quaternion underflowed to 0 (q/0 = ∞)
+      const scale = unitScaleX4(lx, ly, lz, lw);
+      const x = f32x4.mul(lx, scale), y = f32x4.mul(ly, scale), z = f32x4.mul(lz, scale), w = f32x4.mul(lw, scale);
+      const len = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(w, w))));
+      storeQuatX4(out, i, f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(w, len));
     }
   }
   for (; i < n; i++) {
@@ -142,8 +145,7 @@ export function quatSlerp(out: usize, a: usize, b: usize, n: i32, t: usize, tStr
       loadQuatX4(a, i);
       const ax = lx, ay = ly, az = lz, aw = lw;
       loadQuatX4(b, i);
-      quatMulX4(lx, ly, lz, lw, f32x4.neg(ax), f32x4.neg(ay), f32x4.neg(az), aw); // b ⊗ inv(a)
-      quatLogX4(qx, qy, qz, qw);
+      quatRelativeLogX4(lx, ly, lz, lw, ax, ay, az, aw); // log(abs(b ⊗ inv(a)))
       const tv = paramX4(t, tStride, i);
       const tLo = lowX2(tv), tHi = highX2(tv);
       quatExpX4(f64x2.mul(tLo, lowX2(vecX)), f64x2.mul(tHi, highX2(vecX)), f64x2.mul(tLo, lowX2(vecY)), f64x2.mul(tHi, highX2(vecY)),

@@ -9,7 +9,7 @@
 // algebra in float64 pairs) and the update's output of quat/compose.ts. Tails and the scalar
 // build: one bone in float64.
 import { loadQuatX4, storeQuatX4, loadVec3X4, storeVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
-import { quatMulX4, quatRotateX4, quatLogX4, quatExpX4, qx, qy, qz, qw, vecX, vecY, vecZ } from '../quat/algebra';
+import { quatMulX4, quatRotateX4, quatRelativeLogX4, quatExpX4, unitScaleX4, qx, qy, qz, qw, vecX, vecY, vecZ } from '../quat/algebra';
 import { quatMulScalar, quatRotateScalar, quatLogScalar, quatExpScalar, sx, sy, sz, sw } from '../quat/algebra';
 import { expX2 } from '../maths/x2';
 import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
@@ -19,6 +19,25 @@ import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
 import { applyJacobian } from '../quat/so3-jacobian';
 
 const LN2: f64 = 0.6931471805599453;
+
+// The second factor of unscaleFirstX4.
+// @ts-ignore: decorator
+@lazy let unscaleSecond: v128 = f32x4.splat(1);
+
+/**
+ * 1/(a·b·c) for three unitScaleX4 factors, as two normal powers of two (returned, and in
+ * unscaleSecond): the exponent e = −(log2 a + log2 b + log2 c) reaches ±381, beyond one float32, so
+ * it is split e = e1 + e2, clamped to [−252, 254] (beyond it a product of norm ≤ 512 rounds to 0,
+ * or overflows anyway). Multiplying by the first is exact, by the second rounds once.
+ */
+// @ts-ignore: decorator
+@inline function unscaleFirstX4(a: v128, b: v128, c: v128): v128 {
+  const biased = i32x4.add(i32x4.add(i32x4.shr_u(a, 23), i32x4.shr_u(b, 23)), i32x4.shr_u(c, 23)); // Σ(log2 + 127)
+  const e = i32x4.min_s(i32x4.max_s(i32x4.sub(i32x4.splat(381), biased), i32x4.splat(-252)), i32x4.splat(254));
+  const e1 = i32x4.shr_s(e, 1);
+  unscaleSecond = i32x4.shl(i32x4.add(i32x4.sub(e, e1), i32x4.splat(127)), 23);
+  return i32x4.shl(i32x4.add(e1, i32x4.splat(127)), 23);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -52,8 +71,7 @@ export function quatSimpleSpringDamper(q: usize, w: usize, g: usize, n: i32, h: 
       loadQuatX4(g, i);
       const gx = lx, gy = ly, gz = lz, gw = lw;
       loadQuatX4(q, i);
-      quatMulX4(lx, ly, lz, lw, f32x4.neg(gx), f32x4.neg(gy), f32x4.neg(gz), gw); // q ⊗ inv(g)
-      quatLogX4(qx, qy, qz, qw); // j0 = log(abs(q ⊗ inv(g)))
+      quatRelativeLogX4(lx, ly, lz, lw, gx, gy, gz, gw); // j0 = log(abs(q ⊗ inv(g)))
       const j0x = vecX, j0y = vecY, j0z = vecZ;
       loadVec3X4(w, i);
       dampingX4(h, hStride, i, dt, yU, eU);
@@ -93,8 +111,7 @@ export function quatDamper(q: usize, g: usize, n: i32, h: usize, hStride: i32, d
       const x = lx, y = ly, z = lz, ww = lw;
       loadQuatX4(g, i);
       const gx = lx, gy = ly, gz = lz, gw = lw;
-      quatMulX4(gx, gy, gz, gw, f32x4.neg(x), f32x4.neg(y), f32x4.neg(z), ww); // g ⊗ inv(q)
-      quatLogX4(qx, qy, qz, qw);
+      quatRelativeLogX4(gx, gy, gz, gw, x, y, z, ww); // log(abs(g ⊗ inv(q)))
       // exp(alpha · log(abs(g ⊗ inv(q)))) ⊗ q (quat_slerp_shortest)
       quatExpX4(f64x2.mul(alphaLo, lowX2(vecX)), f64x2.mul(alphaHi, highX2(vecX)),
         f64x2.mul(alphaLo, lowX2(vecY)), f64x2.mul(alphaHi, highX2(vecY)),
@@ -138,14 +155,23 @@ export function quatInertializeTransition(offQ: usize, offW: usize, srcQ: usize,
       loadVec3X4(srcW, i);
       quatRotateX4(ox, oy, oz, ow, lx, ly, lz); // off_x ⊗ src_v
       const rsx = vecX, rsy = vecY, rsz = vecZ;
+      // off_x ⊗ src_x ⊗ inv(dst_x) on the three scaled by powers of two (unitScaleX4), then unscaled:
+      // small offsets and sources gave a product that underflowed to 0 (whose log is NaN) before
+      // dst_x brought it back into range. Exact scalings: bit for bit the plain product elsewhere.
+      const so = unitScaleX4(ox, oy, oz, ow);
       loadQuatX4(srcQ, i);
-      quatMulX4(ox, oy, oz, ow, lx, ly, lz, lw);
+      const ss = unitScaleX4(lx, ly, lz, lw);
+      quatMulX4(f32x4.mul(ox, so), f32x4.mul(oy, so), f32x4.mul(oz, so), f32x4.mul(ow, so),
+        f32x4.mul(lx, ss), f32x4.mul(ly, ss), f32x4.mul(lz, ss), f32x4.mul(lw, ss));
       const px = qx, py = qy, pz = qz, pw = qw;
       loadQuatX4(dstQ, i);
-      const dx = lx, dy = ly, dz = lz, dw = lw;
-      quatMulX4(px, py, pz, pw, f32x4.neg(dx), f32x4.neg(dy), f32x4.neg(dz), dw); // off_x ⊗ src_x ⊗ inv(dst_x)
+      const sd = unitScaleX4(lx, ly, lz, lw);
+      const nd = f32x4.neg(sd);
+      quatMulX4(px, py, pz, pw, f32x4.mul(lx, nd), f32x4.mul(ly, nd), f32x4.mul(lz, nd), f32x4.mul(lw, sd));
+      const u1 = unscaleFirstX4(so, ss, sd), u2 = unscaleSecond;
       const flip = v128.and(f32x4.lt(qw, f32x4.splat(0)), f32x4.splat(-0.0)); // quat_abs
-      const nx = v128.xor(qx, flip), ny = v128.xor(qy, flip), nz = v128.xor(qz, flip), nw = v128.xor(qw, flip);
+      const nx = v128.xor(f32x4.mul(f32x4.mul(qx, u1), u2), flip), ny = v128.xor(f32x4.mul(f32x4.mul(qy, u1), u2), flip);
+      const nz = v128.xor(f32x4.mul(f32x4.mul(qz, u1), u2), flip), nw = v128.xor(f32x4.mul(f32x4.mul(qw, u1), u2), flip);
       storeQuatX4(offQ, i, nx, ny, nz, nw);
       loadVec3X4(dstW, i);
       quatRotateX4(nx, ny, nz, nw, lx, ly, lz); // off_x' ⊗ dst_v

@@ -10,7 +10,8 @@
 // Uniform parameters: the coefficients once per call. Per element: they are stored as float32
 // in the planes c0 … c6 (n floats each) when `prepare` is 1, and only read when it is 0 (the host
 // prepares when dt or the method changed). What each plane holds:
-//   clamped, pole-zero: k1s, c = T/k2s, k3
+//   clamped, pole-zero: c·k1s, c = T/k2s, c·k3 (c·k1s ≤ 1 and |c·k3| ≤ 4|r|, where k1s and k3
+//                       alone exceed float32 for huge ζ/f or r·ζ/f: k1s = 1e300 gave ∞·0 = NaN)
 //   euler-substep:      k3, a00, a01, a10, a11 (the substeps composed, see composeSubsteps)
 //   exact:              k3, C, m01, D, m10, m11, I (see the exact step in `step`)
 // The SIMD part runs only while dt and 1/dt are finite in float32; otherwise every channel takes
@@ -63,7 +64,9 @@ export function secondOrderExact(
   method: i32, x: usize, xd: usize, xPrev: usize, y: usize, yd: usize, c0: usize, c1: usize, c2: usize, c3: usize, c4: usize, c5: usize, c6: usize,
   n: i32, f: usize, fStride: i32, zeta: usize, zetaStride: i32, r: usize, rStride: i32, dt: f64, prepare: i32,
 ): void {
-  if (dt == 0) return;
+  // n = 0: nothing to step, and no substep count to check (SecondOrderDynamics checks channels'
+  // ceil(T/Tcrit)); the uniform coefficients would still compose them (1e9 substeps took seconds)
+  if (dt == 0 || n == 0) return;
   const uniform = fStride == 0 && zetaStride == 0 && rStride == 0;
   if (uniform) coefficients(method, paramAt(f, 0, 0), paramAt(zeta, 0, 0), paramAt(r, 0, 0), dt);
   else if (prepare) prepareChannels(method, c0, c1, c2, c3, c4, c5, c6, n, f, fStride, zeta, zetaStride, r, rStride, dt);
@@ -140,7 +143,8 @@ function coefficients(method: i32, f: f64, zeta: f64, r: f64, dt: f64): void {
       k2s = dt * t2; // t3ssel8r: k2_stable = T·t2
     }
   }
-  g0 = k1s; g1 = dt / k2s; g2 = k3;
+  const c = dt / k2s;
+  g0 = c * k1s; g1 = c; g2 = c * k3;
 }
 
 /**
@@ -281,7 +285,11 @@ function coefficientsX2(method: i32, f: v128, zeta: v128, r: v128, dt: f64): voi
       let alpha = f64x2.splat(0);
       if (v128.any_true(v128.and(poles, under))) {
         sinCosX2(Td);
-        alpha = v128.bitselect(f64x2.mul(f64x2.add(t1, t1), cosOut), alpha, under);
+        let cos = cosOut;
+        // sinCosX2 reduces exactly only below 2^20·π/2 rad; past it (f·T > 2.6e5 periods a step) its
+        // result is not even bounded (T·d = 2.4e34 gave yd = −∞): those lanes take Math.cos
+        if (v128.any_true(f64x2.ge(Td, f64x2.splat(SIN_COS_X2_MAX)))) cos = libmCosX2(Td, cos);
+        alpha = v128.bitselect(f64x2.mul(f64x2.add(t1, t1), cos), alpha, under);
       }
       if (v128.any_true(v128.andnot(poles, under))) {
         const coshTerm = f64x2.add(expX2(f64x2.sub(Td, zwdt)), expX2(f64x2.neg(f64x2.add(zwdt, Td))));
@@ -295,9 +303,21 @@ function coefficientsX2(method: i32, f: v128, zeta: v128, r: v128, dt: f64): voi
       k2s = v128.bitselect(f64x2.mul(dtX2, t2), k2s, use);
     }
   }
-  g0X2 = k1s;
-  g1X2 = f64x2.div(dtX2, k2s);
-  g2X2 = k3;
+  const c = f64x2.div(dtX2, k2s);
+  g0X2 = f64x2.mul(c, k1s);
+  g1X2 = c;
+  g2X2 = f64x2.mul(c, k3);
+}
+
+// 2^20·π/2: sinCosX2's range (assembly/maths/x2.ts).
+const SIN_COS_X2_MAX: f64 = 1647099.3291652855;
+
+/** Math.cos (full argument reduction) for the lanes of θ at or past SIN_COS_X2_MAX, `cos` elsewhere. */
+function libmCosX2(theta: v128, cos: v128): v128 {
+  const t0 = f64x2.extract_lane(theta, 0), t1 = f64x2.extract_lane(theta, 1);
+  const c0 = t0 >= SIN_COS_X2_MAX ? Math.cos(t0) : f64x2.extract_lane(cos, 0);
+  const c1 = t1 >= SIN_COS_X2_MAX ? Math.cos(t1) : f64x2.extract_lane(cos, 1);
+  return f64x2.replace_lane(f64x2.splat(c0), 1, c1);
 }
 
 /** composeSubsteps for two channels; each runs its own number of substeps. */
@@ -353,9 +373,10 @@ function composeSubstepsX2(iterations: v128, h: v128, hk2: v128, k1: v128): void
     yi = u + p1 * e + p2 * ydi; // the composed substeps (composeSubsteps)
     ydi = p3 * e + p4 * ydi;
   } else {
-    const k1s = p0, c = p1, k3 = p2;
+    const ck1s = p0, c = p1, ck3 = p2;
     yi += dt * ydi; // t3ssel8r: y += T·yd
-    ydi += c * (xi + k3 * xdi - yi - k1s * ydi); // t3ssel8r: yd += T·(x + k3·xd − y − k1·yd)/k2, stabilised k1s, k2s
+    // t3ssel8r: yd += T·(x + k3·xd − y − k1·yd)/k2 with the stabilised k1s, k2s, as c·(x − y) + (c·k3)·xd − (c·k1s)·yd
+    ydi += c * (xi - yi) + (ck3 * xdi - ck1s * ydi);
   }
   store<f32>(xPrev + off, <f32>xi);
   store<f32>(y + off, <f32>yi);
@@ -389,8 +410,9 @@ function composeSubstepsX2(iterations: v128, h: v128, hk2: v128, k1: v128): void
     ydi = f32x4.add(f32x4.mul(p3, e), f32x4.mul(p4, ydi));
   } else {
     yi = f32x4.add(yi, f32x4.mul(dt, ydi));
-    const forcing = f32x4.sub(f32x4.sub(f32x4.add(xi, f32x4.mul(p2, xdi)), yi), f32x4.mul(p0, ydi));
-    ydi = f32x4.add(ydi, f32x4.mul(p1, forcing));
+    // as in `step`: yd += c·(x − y) + (c·k3)·xd − (c·k1s)·yd
+    const held = f32x4.sub(f32x4.mul(p2, xdi), f32x4.mul(p0, ydi));
+    ydi = f32x4.add(ydi, f32x4.add(f32x4.mul(p1, f32x4.sub(xi, yi)), held));
   }
   v128.store(xPrev + off, xi);
   v128.store(y + off, yi);

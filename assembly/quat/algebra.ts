@@ -51,12 +51,39 @@ const INV_PI: f64 = 0.3183098861837907;
 }
 
 /**
- * v = log of abs(q) as a scaled angle axis, for four quaternions (any nonzero length).
+ * A power of two per lane that brings the largest |component| of (x, y, z, w) into [1, 4):
+ * 2^(127 − E), E its exponent field, clamped to 253 so the factor stays a normal float32 (a
+ * subnormal or zero largest component, E = 0, gets 2^127). Multiplying by it is exact, so
+ * scale-invariant results (log, normalize, the Jacobian's ratios) are bit for bit those of the
+ * unscaled quaternion wherever its squares fit in float32, and finite where they would under- or
+ * overflow (|component| below 1e-19 or above 1.8e19).
+ */
+// @ts-ignore: decorator
+@inline export function unitScaleX4(x: v128, y: v128, z: v128, w: v128): v128 {
+  const mag = i32x4.splat(0x7fffffff); // |·| as bits: for non-negative floats integer order is float order
+  const m = i32x4.max_s(i32x4.max_s(v128.and(x, mag), v128.and(y, mag)), i32x4.max_s(v128.and(z, mag), v128.and(w, mag)));
+  const e = i32x4.min_s(v128.and(m, i32x4.splat(0x7f800000)), i32x4.splat(253 << 23));
+  return i32x4.sub(i32x4.splat(254 << 23), e);
+}
+
+/**
+ * v = log of abs(q) as a scaled angle axis, for four quaternions (any nonzero length): scaled by
+ * unitScaleX4 first, so tiny and huge ones keep their squares inside float32.
+ */
+// @ts-ignore: decorator
+@inline export function quatLogX4(x: v128, y: v128, z: v128, w: v128): void {
+  const scale = unitScaleX4(x, y, z, w);
+  quatLogInRangeX4(f32x4.mul(x, scale), f32x4.mul(y, scale), f32x4.mul(z, scale), f32x4.mul(w, scale));
+}
+
+/**
+ * quatLogX4 for quaternions whose largest |component| is already of order 1 (scaled by
+ * unitScaleX4, or a product of such): squares cannot under- or overflow.
  * angle/|xyz| = 2·atan2(s, w)/s with s = |xyz|; where s ≤ tan(π/8)·w it is 2·P(u²)/w, u = s/w,
  * which keeps full relative precision as s → 0 (no division by s).
  */
 // @ts-ignore: decorator
-@inline export function quatLogX4(x: v128, y: v128, z: v128, w: v128): void {
+@inline export function quatLogInRangeX4(x: v128, y: v128, z: v128, w: v128): void {
   // abs: flip the sign of every component where w < 0 (shortest arc)
   const flip = v128.and(f32x4.lt(w, f32x4.splat(0)), f32x4.splat(-0.0));
   const ax = v128.xor(x, flip), ay = v128.xor(y, flip), az = v128.xor(z, flip), aw = v128.xor(w, flip);
@@ -70,6 +97,21 @@ const INV_PI: f64 = 0.3183098861837907;
   vecX = f32x4.mul(k, ax);
   vecY = f32x4.mul(k, ay);
   vecZ = f32x4.mul(k, az);
+}
+
+/**
+ * v = log(abs(a ⊗ inv(b))) for four pairs (the rotation from b to a). The log does not depend on
+ * the lengths of a and b, so each is scaled by a power of two first (unitScaleX4): the product of
+ * two small quaternions (|a|·|b| below 1e-38) no longer underflows to 0, whose log is NaN.
+ */
+// @ts-ignore: decorator
+@inline export function quatRelativeLogX4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): void {
+  const sa = unitScaleX4(ax, ay, az, aw);
+  const sb = unitScaleX4(bx, by, bz, bw);
+  const nb = f32x4.neg(sb); // inv(b) = [−xyz, w]
+  quatMulX4(f32x4.mul(ax, sa), f32x4.mul(ay, sa), f32x4.mul(az, sa), f32x4.mul(aw, sa),
+    f32x4.mul(bx, nb), f32x4.mul(by, nb), f32x4.mul(bz, nb), f32x4.mul(bw, sb));
+  quatLogInRangeX4(qx, qy, qz, qw); // |a ⊗ b⁻¹| = |a|·|b| in [1, 64]
 }
 
 /**

@@ -9,7 +9,7 @@
 // coefficients (and J's K one) are their series (truncation < 1e-13): 1/6 − θ²/120 + θ⁴/5040,
 // 1/12 + θ²/720 + θ⁴/30240, 1/2 − θ²/24 + θ⁴/720.
 import { loadQuatX4, storeVec3X4, loadVec3X4, lx, ly, lz, lw } from '../lanes/transpose-x4';
-import { quatLogX4, vecX, vecY, vecZ, quatLogScalar, sx, sy, sz } from './algebra';
+import { quatLogInRangeX4, unitScaleX4, vecX, vecY, vecZ, quatLogScalar, sx, sy, sz } from './algebra';
 import { readF32, writeF32 } from '../lanes/scalar';
 
 const SERIES: f64 = 0.05;
@@ -22,11 +22,17 @@ const SERIES: f64 = 0.05;
 // @ts-ignore: decorator
 @lazy export let jz: v128 = f32x4.splat(0);
 
-/** (jx, jy, jz) = J(r)·v (inverse: J⁻¹(r)·v) for four bones, r = log(abs(q)). */
+/**
+ * (jx, jy, jz) = J(r)·v (inverse: J⁻¹(r)·v) for four bones, r = log(abs(q)). The coefficients
+ * use q only through ratios, so q is scaled by a power of two first (unitScaleX4): for a tiny
+ * offset (|q| < 1e-19) |xyz|² underflowed and c/(2θs) was c/0 = ∞.
+ */
 // @ts-ignore: decorator
 @inline export function jacobianX4(qx: v128, qy: v128, qz: v128, qw: v128, px: v128, py: v128, pz: v128, inverse: bool): void {
-  quatLogX4(qx, qy, qz, qw);
-  jacobianOfX4(vecX, vecY, vecZ, qx, qy, qz, qw, px, py, pz, inverse);
+  const scale = unitScaleX4(qx, qy, qz, qw);
+  const x = f32x4.mul(qx, scale), y = f32x4.mul(qy, scale), z = f32x4.mul(qz, scale), w = f32x4.mul(qw, scale);
+  quatLogInRangeX4(x, y, z, w);
+  jacobianOfX4(vecX, vecY, vecZ, x, y, z, w, px, py, pz, inverse);
 }
 
 /**

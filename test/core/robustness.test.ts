@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { FixedStepper, Inertializer, SecondOrderDynamics, type Solver } from '../../dist/index.js';
 import { BACKENDS, makeSolver } from '../helpers/backends.js';
+import { SIMD_PER_M } from '../helpers/tolerances.js';
 
 const state = () => [
   Float32Array.of(1, -2, 3, 0.5, 4),
@@ -122,6 +123,41 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       expect(capped.advance(1e300)).toBe(8); // the cap drops the rest at once
       expect(capped.accumulator).toBeGreaterThanOrEqual(-1e-9 / 60);
       expect(capped.accumulator).toBeLessThan(1 / 60);
+    }));
+
+  it('per-element critical springs at dt = 1.5e-323 (1/dt beyond float64): finite, as the reference (fuzz counterexample)', () =>
+    withSolver(async (s) => {
+      // a·u = u²·(1/dt) was 0·∞ = NaN in the SIMD lanes; five elements: four lanes and the scalar tail
+      const js = await makeSolver('js');
+      const h = Float32Array.of(8.111541748046875, 0.005166887771338224, 1e-6, 0.08116941154003143, 860349.5);
+      const g = Float32Array.of(-999999.8125, 0, 5.15e-24, 0, 99.9998);
+      const q = Float32Array.of(0, -8.881029245344507e-10, 1.3e-28, 0, 7.5e-24);
+      try {
+        for (const dt of [1.5e-323, 3.5e-323]) {
+          const x = Float32Array.of(999998.25, -4.5525069825025355e-11, 1596.2766, 0, -10.888642);
+          const v = Float32Array.of(7.296041483646765e-13, 0, -2.7133172574372948e-24, -3.605745746426692e-7, 99.9999);
+          const [xr, vr] = [x.slice(), v.slice()];
+          for (const [solver, xs, vs] of [
+            [s, x, v],
+            [js, xr, vr],
+          ] as const) {
+            solver.criticalSpringDamper(xs, vs, g, q, h, dt);
+            solver.simpleSpringDamper(xs, vs, g, h, dt);
+            solver.decaySpringDamper(xs, vs, h, dt);
+          }
+          // over 1e-323 s nothing moves in float32 but the kernels' own rounding: SIMD_PER_M of the terms'
+          // magnitude M (test/helpers/tolerances.ts), |g| + |x − g| for x' = g + xx·(x − g) + …, and |v| for
+          // v' = vv·v + (terms of size a²·dt ≤ 1e-300), above subnormal rounding
+          for (let i = 0; i < x.length; i++) {
+            const mx = Math.abs(g[i]) + Math.abs(xr[i] - g[i]);
+            expect(Math.abs(x[i] - xr[i]), `x[${i}] = ${x[i]}, the reference ${xr[i]}, dt ${dt}`).toBeLessThanOrEqual(SIMD_PER_M * mx);
+            const mv = Math.abs(vr[i]) + 8 * 2 ** -149;
+            expect(Math.abs(v[i] - vr[i]), `v[${i}] = ${v[i]}, the reference ${vr[i]}, dt ${dt}`).toBeLessThanOrEqual(SIMD_PER_M * mv);
+          }
+        }
+      } finally {
+        js.dispose();
+      }
     }));
 
   it('defect 6: a freed array is refused by free and by every method; it never frees a live array', () =>

@@ -257,6 +257,29 @@ describe.each(BACKENDS)('composite springs on %s', (backend) => {
     expect(Math.abs(x[0] - 5)).toBeLessThan(1e-4);
   });
 
+  it('tGoal 0 with a dt below float32 (8e-323, 1e-40) reaches g as the reference does (fuzz counterexamples)', () => {
+    // v_goal = (g − xi)/max(tGoal, dt) is beyond float32 here (SIMD gave 0/0 = NaN and ∞ for xi);
+    // five elements: four SIMD lanes and the scalar tail
+    const solver = solvers[backend];
+    for (const [dt, xi0, g0, h, apprehension] of [
+      [8e-323, 0, -2.3096130743541465e-21, 44797.375, 99.99992370605469],
+      [1e-40, 0, 100, 0.1, 2],
+      [1e-40, 3, -1e6, 1e-6, 0],
+    ]) {
+      const n = 5;
+      const [x, v, xi, g] = [filled(n, () => -9.744697271329983e-10), filled(n, () => 0), filled(n, () => xi0), filled(n, () => g0)];
+      const [xr, vr, xir] = [x.slice(), v.slice(), xi.slice()];
+      solver.timedSpringDamper(x, v, xi, g, 0, h, dt, apprehension);
+      reference.timedSpringDamper(xr, vr, xir, g, 0, Math.fround(h), dt, Math.fround(apprehension));
+      expectFinite(`dt ${dt}`, x, v, xi);
+      // xi' = xi + (g − xi)·1 and the spring's step over a negligible dt: float32 rounding of |x|, |xi|, |g|
+      const scale = filled(n, () => Math.abs(x[0]) + Math.abs(xi0) + Math.abs(g0));
+      expectWithin(`dt ${dt}: x`, x, xr, scale, PARITY_TOLERANCE);
+      expectWithin(`dt ${dt}: v`, v, vr, scale, PARITY_TOLERANCE);
+      expectWithin(`dt ${dt}: xi`, xi, xir, scale, PARITY_TOLERANCE);
+    }
+  });
+
   it('rejects bad arguments, naming them, and writes nothing', () => {
     const solver = solvers[backend];
     const n = 5;

@@ -456,6 +456,111 @@ describe.each(BACKENDS)('%s backend', (backend: Backend) => {
     }
   });
 
+  /**
+   * The fuzz's counterexamples (test/fuzz/solver.test.ts), reduced to one bone, in five copies
+   * (four SIMD lanes and the scalar tail). With tiny quaternions, |xyz|² or a product of two of
+   * them underflowed in float32: NaN or ∞ on SIMD where the reference is finite.
+   */
+  describe('tiny and non-unit quaternions (fuzz counterexamples): finite, and as the reference', () => {
+    const copies3 = (v: number[], count = 5) => Float32Array.from({ length: 3 * count }, (_, k) => v[k % 3]);
+    /** Per component: the rotation tolerance times |q| (an angle error ε moves a component by ≤ ε·|q|), above subnormal rounding. */
+    const expectQuats = (label: string, actual: Float32Array, expected: ArrayLike<number>) => {
+      expectFinite(label, actual);
+      for (let i = 0; i < actual.length; i++) {
+        const size = quat.length(quat.load4(expected, i >> 2));
+        expect(Math.abs(actual[i] - expected[i]), `${label}[${i}]: ${actual[i]}, the reference ${expected[i]}`).toBeLessThanOrEqual(
+          ROTATION_TOLERANCE * size + 8 * 2 ** -149,
+        );
+      }
+    };
+    /** Angular velocities: 1e-5 of the size of the vectors involved (the float32 rounding of their terms). */
+    const expectW = (label: string, actual: Float32Array, expected: ArrayLike<number>, ...inputs: Float32Array[]) => {
+      expectFinite(label, actual);
+      expectVectors(label, actual, expected, (i) => RELATIVE * (norm3(expected, i) + inputs.reduce((sum, a) => sum + norm3(a, i), 0)));
+    };
+
+    it('quatNormalize of [0, −2.6e-23, 0, 0] and [1e-30, 2e-30, 3e-30, 4e-30]', () => {
+      const s = solvers[backend];
+      for (const q of [copies([0, -2.64e-23, 0, 0]), copies([1e-30, 2e-30, 3e-30, 4e-30])]) {
+        const out = new Float32Array(q.length);
+        const want = new Float64Array(q.length);
+        s.quatNormalize(out, q);
+        reference.quatNormalize(want, q);
+        expectQuats('quatNormalize', out, want);
+      }
+    });
+
+    it('quatSimpleSpringDamper from [0, 0, 3.5e-28, 0] toward [0, −100, 0, 0]', () => {
+      const s = solvers[backend];
+      const q = copies([0, 0, 3.5e-28, 0]);
+      const w = new Float32Array(15);
+      const g = copies([0, -100, 0, 0]);
+      const [qr, wr] = [f64(q), f64(w)];
+      s.quatSimpleSpringDamper(q, w, g, 1, 0.1);
+      reference.quatSimpleSpringDamper(qr, wr, g, 1, 0.1);
+      expectQuats('q', q, qr);
+      expectW('w', w, wr);
+    });
+
+    it('quatDamper from [0, 1.7e-23, 0, 0] toward a non-unit goal', () => {
+      const s = solvers[backend];
+      const q = copies([0, 1.71621959521678e-23, 0, 0]);
+      const g = copies([-5.2516244686273694e-9, -1.2699244568733418e-24, 0, 0.43230685591697693]);
+      const qr = f64(q);
+      const h = Math.fround(0.00044793926645070314);
+      s.quatDamper(q, g, h, 1e-300);
+      reference.quatDamper(qr, g, h, 1e-300);
+      expectQuats('q', q, qr);
+    });
+
+    it('quatInertializeTransition with a tiny offset, and with an offset ⊗ source below float32 that the destination brings back', () => {
+      const s = solvers[backend];
+      const cases = [
+        [
+          [-1.397306546185341e-14, 6.792017469281486e-12, 0, 8.216365413558913e-13],
+          [7.649924782526796e-8, 0, 2.6111775590245865e-23],
+          [0, -2.7674283330662183e-25, 0, 0.00001146215890912572],
+          [0, -7.409204959869385, 2.557769621103212e-11],
+          [1.0045614513842782e-11, 0, 0, -5.138424558649884e-21],
+          [0, 0.00005135025639901869, -1.826960467023574e-16],
+        ],
+        [
+          [0, 1.352356871594864e-24, 0, 0],
+          [5.580544947535311e-27, 0, 0],
+          [-1.361245460452055e-24, 0, 5.02989325201442e-23, -2.3683712211073525e-22],
+          [4.4729788449549e-12, 2.7914709813011947e-15, -1.3407920721167109e-24],
+          [-2.5901977841768543e-14, 0, -1.4579499959945679, -999999.4375],
+          [5.0155750663805065e-9, -6.162521800365597e-14, 0],
+        ],
+      ];
+      for (const [oq, ow, sq, sw, dq, dw] of cases) {
+        const [offQ, offW, srcQ, srcW, dstQ, dstW] = [copies(oq), copies3(ow), copies(sq), copies3(sw), copies(dq), copies3(dw)];
+        const [qr, wr] = [f64(offQ), f64(offW)];
+        s.quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW);
+        reference.quatInertializeTransition(qr, wr, srcQ, srcW, dstQ, dstW);
+        expectQuats('offQ', offQ, qr);
+        expectW('offW', offW, wr, srcW, dstW);
+      }
+    });
+
+    it('quatInertializeUpdate with a tiny offset [7.3e-25, 1.5e-23, 0, 0]', () => {
+      const s = solvers[backend];
+      const offQ = copies([7.322861676812765e-25, 1.4594354309199348e-23, 0, 0]);
+      const offW = copies3([0, -99.99982452392578, 99.99994659423828]);
+      const inQ = copies([0, 0, 999998.75, 0]);
+      const inW = copies3([1.8421978623551355e-13, 9.277201145081042e-22, -5.0285387832860184e-12]);
+      const [outQ, outW] = [new Float32Array(20), new Float32Array(15)];
+      const [outQr, outWr, offQr, offWr] = [new Float64Array(20), new Float64Array(15), f64(offQ), f64(offW)];
+      const h = Math.fround(0.02860451117157936);
+      s.quatInertializeUpdate(outQ, outW, offQ, offW, inQ, inW, h, 1e-6);
+      reference.quatInertializeUpdate(outQr, outWr, offQr, offWr, inQ, inW, h, 1e-6);
+      expectQuats('offQ', offQ, offQr);
+      expectW('offW', offW, offWr);
+      expectQuats('outQ', outQ, outQr);
+      expectW('outW', outW, outWr, inW);
+    });
+  });
+
   it('is continuous across a transition: the output right after equals the output right before', () => {
     const s = solvers[backend];
     const rng = mulberry32(31);

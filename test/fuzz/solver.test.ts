@@ -31,20 +31,6 @@ import {
 
 const MiB = 1024 * 1024;
 
-/**
- * Defects the fuzzing found in SIMD kernel numerics (reported in the issue notes, not fixed yet
- * here): float32 intermediates give NaN where the float64 reference is finite (tiny or non-unit
- * quaternions, timedSpringDamper's goal). Marked as expected failures, so the test flips to
- * failing (and this list must shrink) once they are fixed.
- */
-const KNOWN_SIMD_DEFECTS = new Set([
-  'quatDamper',
-  'quatInertializeTransition',
-  'quatInertializeUpdate',
-  'quatNormalize',
-  'quatSimpleSpringDamper',
-  'timedSpringDamper',
-]);
 const params = (offset: number) => ({ numRuns: RUNS, seed: SEED + offset, endOnFailure: true });
 
 describe('fuzz table', () => {
@@ -178,8 +164,7 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend: Backend
     const names = table.map(([name]) => name);
     const outputs = kinds.flatMap((k, i) => (k.kind === 'out' ? [i] : []));
 
-    const known = backend === 'simd' && KNOWN_SIMD_DEFECTS.has(method);
-    (known ? it.fails : it)('valid input: finite where the float64 reference is, canaries intact, bounded time', () => {
+    it('valid input: finite where the float64 reference is, canaries intact, bounded time', () => {
       fc.assert(
         fc.property(caseArb(kinds), (c: Case) => {
           const arrays = new CallArrays(solver, foreign).build(c);
