@@ -27,13 +27,18 @@ export function keptCoefficientBytes(n: i32): i32 {
   return n * 48;
 }
 
-/** One call with per-element (stride 1) or broadcast (stride 0) parameters; keeps the coefficients at `coef` unless it is 0. */
+/**
+ * One call with per-element (stride 1) or broadcast (stride 0) parameters; keeps the coefficients
+ * at `coef` unless it is 0. Returns the number of blocks of four that went through float64
+ * because a coefficient does not fit float32 (their kept coefficients are not valid).
+ */
 export function springPerElement(
   x: usize, v: usize, g: usize, q: usize, n: i32, mode: i32,
   p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, dt: f64, coef: usize,
-): void {
-  if (dt == 0) return;
+): i32 {
+  if (dt == 0) return 0;
   let i = 0;
+  let float64Blocks = 0;
   if (ASC_FEATURE_SIMD) {
     // criticalSmallX4 needs dt, 2·ln2·dt and 1/dt normal in float32
     const small = mode == MODE_CRITICAL && dt >= T_SMALL_MIN && dt <= T_SMALL_MAX;
@@ -41,21 +46,16 @@ export function springPerElement(
     if (small && coef) {
       for (; i + 4 <= n; i += 4) {
         if (criticalSmallX4(x, v, g, q, p0, p0Stride, i, dt, coef, true)) continue;
-        blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0);
-        storeBlock(coef + <usize>i * 24);
-        applyX4(x, v, g, q, i);
+        if (!block(x, v, g, q, mode, p0, p0Stride, p1, p1Stride, i, dt, coef)) float64Blocks++;
       }
     } else if (small) {
       for (; i + 4 <= n; i += 4) {
         if (criticalSmallX4(x, v, g, q, p0, p0Stride, i, dt, 0, false)) continue;
-        blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0);
-        applyX4(x, v, g, q, i);
+        if (!block(x, v, g, q, mode, p0, p0Stride, p1, p1Stride, i, dt, 0)) float64Blocks++;
       }
     }
     for (; i + 4 <= n; i += 4) {
-      blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0);
-      if (coef) storeBlock(coef + <usize>i * 24);
-      applyX4(x, v, g, q, i);
+      if (!block(x, v, g, q, mode, p0, p0Stride, p1, p1Stride, i, dt, coef)) float64Blocks++;
     }
   }
   for (; i < n; i++) {
@@ -68,6 +68,28 @@ export function springPerElement(
     }
     applyScalar(x, v, g, q, i, xx, xv, xq, vx, vv, vq);
   }
+  return float64Blocks;
+}
+
+// The block of four from i: coefficients (kept at coef unless 0), then the step; or, where a
+// coefficient does not fit float32 (huge stiffness or damping: vx = −s·xv past 3.4e38 while the
+// result stays finite), the four elements with float64 coefficients, returning false.
+// @ts-ignore: decorator
+@inline function block(
+  x: usize, v: usize, g: usize, q: usize, mode: i32,
+  p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, coef: usize,
+): bool {
+  if (!blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0)) {
+    for (let k = i; k < i + 4; k++) {
+      const a = paramAt(p0, p0Stride, k), b = paramAt(p1, p1Stride, k);
+      springTransition(stiffnessOf(mode, a, b), dampingOf(mode, a, b), dt);
+      applyScalar(x, v, g, q, k, xx, xv, xq, vx, vv, vq);
+    }
+    return false;
+  }
+  if (coef) storeBlock(coef + <usize>i * 24);
+  applyX4(x, v, g, q, i);
+  return true;
 }
 
 /** The same call with the coefficients springPerElement kept at `coef` for the same parameters and dt. */
@@ -111,20 +133,21 @@ export function springApplyKept(
 // Coefficients of the four elements from i: the f32x4 critical path where it applies, else
 // the general transition in f64x2 rounded to f32x4 (as springVarying).
 // @ts-ignore: decorator
-@inline function blockCoefficients(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, withQ: bool): void {
+@inline function blockCoefficients(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, withQ: bool): bool {
   const a = paramX4(p0, p0Stride, i);
   if (mode == MODE_CRITICAL) {
-    if (criticalX4(a, dt, withQ)) return;
-    f64x2Coefficients(mode, a, a, dt, withQ);
-    return;
+    if (criticalX4(a, dt, withQ)) return true;
+    return f64x2Coefficients(mode, a, a, dt, withQ);
   }
   const b = paramX4(p1, p1Stride, i);
-  if (!generalX4(mode, a, b, dt, withQ)) f64x2Coefficients(mode, a, b, dt, withQ);
+  if (generalX4(mode, a, b, dt, withQ)) return true;
+  return f64x2Coefficients(mode, a, b, dt, withQ);
 }
 
 // The general transition for four elements in two f64x2 pairs, rounded to f32x4 (as springVarying);
-// a function of its own, not inlined, so that the f32x4 loops stay small.
-function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): void {
+// a function of its own, not inlined, so that the f32x4 loops stay small. False when a
+// coefficient is not finite in float32 (the c* are then not to be used).
+function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): bool {
   const aLo = lowX2(a), bLo = lowX2(b);
   springTransitionX2(stiffnessOfX2(mode, aLo, bLo), dampingOfX2(mode, aLo, bLo), dt, withQ);
   const xxLo = xxX2, xvLo = xvX2, xqLo = xqX2, vxLo = vxX2, vvLo = vvX2, vqLo = vqX2;
@@ -132,6 +155,12 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): v
   springTransitionX2(stiffnessOfX2(mode, aHi, bHi), dampingOfX2(mode, aHi, bHi), dt, withQ);
   cxx = joinX4(xxLo, xxX2); cxv = joinX4(xvLo, xvX2); cxq = joinX4(xqLo, xqX2);
   cvx = joinX4(vxLo, vxX2); cvv = joinX4(vvLo, vvX2); cvq = joinX4(vqLo, vqX2);
+  const big = f32x4.splat(Infinity);
+  const finite = v128.and(
+    v128.and(v128.and(f32x4.lt(f32x4.abs(cxx), big), f32x4.lt(f32x4.abs(cxv), big)), v128.and(f32x4.lt(f32x4.abs(cxq), big), f32x4.lt(f32x4.abs(cvx), big))),
+    v128.and(f32x4.lt(f32x4.abs(cvv), big), f32x4.lt(f32x4.abs(cvq), big)),
+  );
+  return v128.all_true<i32>(finite);
 }
 
 // Four elements from offset i with the current block's coefficients (as spring.ts's applyX4).

@@ -16,7 +16,9 @@ export function springUniform(x: usize, v: usize, g: usize, q: usize, n: i32, mo
   if (dt == 0) return;
   springTransition(stiffnessOf(mode, p0, p1), dampingOf(mode, p0, p1), dt);
   let i = 0;
-  if (ASC_FEATURE_SIMD) {
+  // A coefficient beyond float32 (huge stiffness or damping: vx = −s·xv past 3.4e38 while the
+  // result stays finite) sends the call to the float64 loop.
+  if (ASC_FEATURE_SIMD && fitsF32(xx) && fitsF32(xv) && fitsF32(xq) && fitsF32(vx) && fitsF32(vv) && fitsF32(vq)) {
     const cxx = f32x4.splat(<f32>xx), cxv = f32x4.splat(<f32>xv), cxq = f32x4.splat(<f32>xq);
     const cvx = f32x4.splat(<f32>vx), cvv = f32x4.splat(<f32>vv), cvq = f32x4.splat(<f32>vq);
     // One loop per goal layout, so the loop body has no branch (decay: no g, no q).
@@ -33,6 +35,11 @@ export function springUniform(x: usize, v: usize, g: usize, q: usize, n: i32, mo
     }
   }
   for (; i < n; i++) applyScalar(x, v, g, q, i);
+}
+
+// @ts-ignore: decorator
+@inline function fitsF32(c: f64): bool {
+  return Math.abs(c) <= <f64>F32.MAX_VALUE;
 }
 
 /** Per-element parameters (stride 1) or a mix with broadcast ones (stride 0). */

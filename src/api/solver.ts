@@ -374,6 +374,7 @@ export abstract class SolverBase implements Solver, KernelHost {
       this.disposed ||
       !validDt(dt) ||
       !(x instanceof Float32Array) ||
+      x.length === 0 || // a detached array has length 0: the full checks name it
       !this.quickInput(x, x, g) ||
       !this.isUsable(x) ||
       !this.isUsable(g)

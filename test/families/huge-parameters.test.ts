@@ -160,3 +160,54 @@ describe('quatSlerp: t is bounded', () => {
     },
   );
 });
+
+describe('core springs: parameters up to float32 limits (a coefficient past 3.4e38)', () => {
+  // vx = −s·xv passes float32's largest number while v' stays finite (found by the fuzzing:
+  // frequency 3.4e38 gave v = −∞ on SIMD where the float64 result is −6.5e10)
+  type Core = 'springDamper' | 'springDamperStiffness' | 'springDamperRatio';
+  const CASES: [Core, number, number][] = [
+    ['springDamper', 3.4028234663852886e38, 100],
+    ['springDamper', 1e20, 1e-3],
+    ['springDamperStiffness', 3.4028234663852886e38, 1e-3],
+    ['springDamperStiffness', 1e30, 3.4028234663852886e38],
+    ['springDamperRatio', 8.4e18, 1.1754943508222875e-38],
+    ['springDamperRatio', 1.1754943508222875e-38, 1e-3],
+  ];
+  const MODES = { springDamper: 0, springDamperStiffness: 1, springDamperRatio: 2 } as const;
+  const REFERENCE = {
+    springDamper: reference.springDamper,
+    springDamperStiffness: reference.springDamperStiffness,
+    springDamperRatio: reference.springDamperRatio,
+  };
+  const cases = BACKENDS.flatMap((b) => CASES.flatMap((c) => (['uniform', 'per element'] as const).map((m) => [b, ...c, m] as const)));
+  it.each(cases)('%s backend, %s(%s, %s), %s', (backend, method, p0, p1, mode) => {
+    const solver = solvers[backend];
+    const a = param(mode, p0, 2);
+    const b = param(mode, p1, 0.2);
+    const x = Float32Array.from([0.3, 0, -1, 2, 0]);
+    const v = Float32Array.from([0, -2, 0.5, 0, 1]);
+    const g = Float32Array.from([0, 0, 1, -1, 0]);
+    const q = Float32Array.from([0, 0, 0, 0.5, -2]);
+    const dt = 1 / 60;
+    const [xr, vr] = [Float32Array.from(x), Float32Array.from(v)];
+    REFERENCE[method](xr, vr, g, q, a, b, dt);
+    const [x0, v0] = [Float32Array.from(x), Float32Array.from(v)];
+    solver[method](x, v, g, q, a, b, dt);
+    for (let i = 0; i < N; i++) {
+      // the core springs' uniform path takes numbers unrounded (docs/DECISIONS.md, Numbers must survive float32)
+      const value = (p: Param) => (typeof p === 'number' ? p : p[i]);
+      const m = reference.springTransition(...reference.stiffnessAndDamping(MODES[method], value(a), value(b)), dt);
+      const y = x0[i] - g[i];
+      const mx = Math.abs(g[i]) + Math.abs(m.xx * y) + Math.abs(m.xv * v0[i]) + Math.abs(m.xq * q[i]);
+      const mv = Math.abs(m.vx * y) + Math.abs(m.vv * v0[i]) + Math.abs(m.vq * q[i]);
+      for (const [name, got, want, mm] of [
+        ['x', x[i], xr[i], mx],
+        ['v', v[i], vr[i], mv],
+      ] as const) {
+        if (!Number.isFinite(want)) continue;
+        expect(Number.isFinite(got), `${name}[${i}] = ${got}, reference ${want}`).toBe(true);
+        expect(Math.abs(got - want), `${name}[${i}] = ${got}, reference ${want}`).toBeLessThanOrEqual(1e-6 * mm + 1e-37);
+      }
+    }
+  });
+});

@@ -32,11 +32,12 @@ export const stateFloat = fc
   .map((v) => (Math.abs(v) < STATE_MIN ? 0 : v));
 
 /**
- * Parameters: 0 (or PARAM_MIN for a rule > 0) and [PARAM_MIN, PARAM_MAX]. Near float32's limits
- * (1.2e-38, 3.4e38) springDamper's SIMD lanes still overflow where the float64 reference does not
- * (docs/DECISIONS.md "Accepted ranges").
+ * Parameters: 0 (or PARAM_MIN for a rule > 0) and [PARAM_MIN, PARAM_MAX]: float32's smallest
+ * normal number up to 1e30. Above 1e30 pdSpring's SIMD lanes still overflow where the float64
+ * reference does not (docs/DECISIONS.md "Accepted ranges"); the core springs are checked up to
+ * float32's largest number in test/families/huge-parameters.test.ts.
  */
-export const PARAM_MIN = Math.fround(1e-30);
+export const PARAM_MIN = 1.1754943508222875e-38; // 2^-126
 export const PARAM_MAX = Math.fround(1e30);
 
 function paramFloat(rule: ParamKind['rule']): fc.Arbitrary<number> {

@@ -602,8 +602,9 @@ declare namespace __AdaptedExports {
    * @param p1Stride `i32`
    * @param dt `f64`
    * @param coef `usize`
+   * @returns `i32`
    */
-  export function springPerElement(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number): void;
+  export function springPerElement(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number, coef: number): number;
   /**
    * assembly/kernels/spring-per-element/springApplyKept
    * @param x `usize`

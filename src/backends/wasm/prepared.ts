@@ -64,8 +64,8 @@ export function keptSpring(
       const k = host.rawKernels;
       if (dt === keptDt) k.springApplyKept(px, pv, pg, pq, n, mode, pa, sa, pb, sb, dt, pc);
       else if (dt === lastDt) {
-        k.springPerElement(px, pv, pg, pq, n, mode, pa, sa, pb, sb, dt, pc);
-        keptDt = dt;
+        // kept only when no block needed float64 coefficients (then nothing is kept: every step computes)
+        if (k.springPerElement(px, pv, pg, pq, n, mode, pa, sa, pb, sb, dt, pc) === 0) keptDt = dt;
       } else k.springPerElement(px, pv, pg, pq, n, mode, pa, sa, pb, sb, dt, 0);
       lastDt = dt;
     },
