@@ -1,4 +1,4 @@
-// The core springs with per-element parameters (spring.ts's springVarying, specialised), and
+// The core springs with per-element parameters, and
 // their kept coefficients for prepared calls (src/api/prepare.ts):
 //   x' = g + xx·(x − g) + xv·v + xq·q,   v' = vx·(x − g) + vv·v + vq·q
 // The critical spring (criticalSpringDamper, simple, decay: s = a², d = 2a, a = 2·ln2/halflife)
@@ -15,6 +15,7 @@ import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../sprin
 import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2, MODE_CRITICAL } from '../spring/params';
 import { criticalX4, generalX4, expNegSmallX4, phi2X4, U_SMALL, cxx, cxv, cxq, cvx, cvv, cvq } from '../spring/coefficients-x4';
 import { paramAt } from '../lanes/scalar';
+import { applyX4, applyScalar } from '../spring/apply';
 import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 
 // criticalSmallX4's range of dt (dt, 2·ln2·dt and 1/dt normal in float32)
@@ -59,8 +60,7 @@ export function springPerElement(
     }
   }
   for (; i < n; i++) {
-    const a = paramAt(p0, p0Stride, i), b = paramAt(p1, p1Stride, i);
-    springTransition(stiffnessOf(mode, a, b), dampingOf(mode, a, b), dt);
+    elementTransition(mode, p0, p0Stride, p1, p1Stride, i, dt);
     if (!ASC_FEATURE_SIMD && coef) {
       const c = coef + <usize>i * 48;
       store<f64>(c, xx); store<f64>(c + 8, xv); store<f64>(c + 16, xq);
@@ -69,6 +69,13 @@ export function springPerElement(
     applyScalar(x, v, g, q, i, xx, xv, xq, vx, vv, vq);
   }
   return float64Blocks;
+}
+
+// Element i's transition in float64 (into spring/transition.ts's xx … vq).
+// @ts-ignore: decorator
+@inline function elementTransition(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64): void {
+  const a = paramAt(p0, p0Stride, i), b = paramAt(p1, p1Stride, i);
+  springTransition(stiffnessOf(mode, a, b), dampingOf(mode, a, b), dt);
 }
 
 // The block of four from i: coefficients (kept at coef unless 0), then the step; or, where a
@@ -81,14 +88,13 @@ export function springPerElement(
 ): bool {
   if (!blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0)) {
     for (let k = i; k < i + 4; k++) {
-      const a = paramAt(p0, p0Stride, k), b = paramAt(p1, p1Stride, k);
-      springTransition(stiffnessOf(mode, a, b), dampingOf(mode, a, b), dt);
+      elementTransition(mode, p0, p0Stride, p1, p1Stride, k, dt);
       applyScalar(x, v, g, q, k, xx, xv, xq, vx, vv, vq);
     }
     return false;
   }
   if (coef) storeBlock(coef + <usize>i * 24);
-  applyX4(x, v, g, q, i);
+  applyBlockX4(x, v, g, q, i);
   return true;
 }
 
@@ -100,14 +106,13 @@ export function springApplyKept(
   if (dt == 0) return;
   let i = 0;
   if (ASC_FEATURE_SIMD) {
-    // One loop per goal layout, coefficients in locals (the same operations as applyX4, so the same bits)
+    // One loop per goal layout (the same operations as applyX4, so the same bits)
     if (g && q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, true, true);
     else if (g) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, true, false);
     else if (q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, false, true);
     else for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, false, false);
     for (; i < n; i++) {
-      const a = paramAt(p0, p0Stride, i), b = paramAt(p1, p1Stride, i);
-      springTransition(stiffnessOf(mode, a, b), dampingOf(mode, a, b), dt);
+      elementTransition(mode, p0, p0Stride, p1, p1Stride, i, dt);
       applyScalar(x, v, g, q, i, xx, xv, xq, vx, vv, vq);
     }
   } else {
@@ -131,7 +136,7 @@ export function springApplyKept(
 }
 
 // Coefficients of the four elements from i: the f32x4 critical path where it applies, else
-// the general transition in f64x2 rounded to f32x4 (as springVarying).
+// the general transition in f64x2 rounded to f32x4.
 // @ts-ignore: decorator
 @inline function blockCoefficients(mode: i32, p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, withQ: bool): bool {
   const a = paramX4(p0, p0Stride, i);
@@ -144,7 +149,7 @@ export function springApplyKept(
   return f64x2Coefficients(mode, a, b, dt, withQ);
 }
 
-// The general transition for four elements in two f64x2 pairs, rounded to f32x4 (as springVarying);
+// The general transition for four elements in two f64x2 pairs, rounded to f32x4;
 // a function of its own, not inlined, so that the f32x4 loops stay small. False when a
 // coefficient is not finite in float32 (the c* are then not to be used).
 function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): bool {
@@ -163,64 +168,21 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
   return v128.all_true<i32>(finite);
 }
 
-// Four elements from offset i with the current block's coefficients (as spring.ts's applyX4).
+// Four elements from offset i with the current block's coefficients.
 // @ts-ignore: decorator
-@inline function applyX4(x: usize, v: usize, g: usize, q: usize, i: i32): void {
-  stepX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq);
-}
-
-// Four elements from offset i with the given coefficients (xq, vq unused when q is 0).
-// @ts-ignore: decorator
-@inline function stepX4(x: usize, v: usize, g: usize, q: usize, i: i32, xx: v128, xv: v128, xq: v128, vx: v128, vv: v128, vq: v128): void {
-  const off = <usize>i << 2;
-  const xi = v128.load(x + off);
-  const vi = v128.load(v + off);
-  const gi = g ? v128.load(g + off) : f32x4.splat(0);
-  const y = f32x4.sub(xi, gi);
-  let xn = f32x4.add(f32x4.mul(xx, y), f32x4.mul(xv, vi));
-  let vn = f32x4.add(f32x4.mul(vx, y), f32x4.mul(vv, vi));
-  if (q) {
-    const qi = v128.load(q + off);
-    xn = f32x4.add(xn, f32x4.mul(xq, qi));
-    vn = f32x4.add(vn, f32x4.mul(vq, qi));
-  }
-  v128.store(x + off, f32x4.add(gi, xn));
-  v128.store(v + off, vn);
+@inline function applyBlockX4(x: usize, v: usize, g: usize, q: usize, i: i32): void {
+  applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq, g != 0, q != 0);
 }
 
 // applyX4 with the coefficients kept at coef (block i/4); hasG / hasQ are constants at the call sites.
 // @ts-ignore: decorator
 @inline function keptX4(x: usize, v: usize, g: usize, q: usize, i: i32, coef: usize, hasG: bool, hasQ: bool): void {
   const c = coef + <usize>i * 24;
-  const off = <usize>i << 2;
-  const xi = v128.load(x + off);
-  const vi = v128.load(v + off);
-  const gi = hasG ? v128.load(g + off) : f32x4.splat(0);
-  const y = f32x4.sub(xi, gi);
-  let xn = f32x4.add(f32x4.mul(v128.load(c), y), f32x4.mul(v128.load(c, 16), vi));
-  let vn = f32x4.add(f32x4.mul(v128.load(c, 48), y), f32x4.mul(v128.load(c, 64), vi));
-  if (hasQ) {
-    const qi = v128.load(q + off);
-    xn = f32x4.add(xn, f32x4.mul(v128.load(c, 32), qi));
-    vn = f32x4.add(vn, f32x4.mul(v128.load(c, 80), qi));
-  }
-  v128.store(x + off, f32x4.add(gi, xn));
-  v128.store(v + off, vn);
+  const zero = f32x4.splat(0);
+  applyX4(x, v, g, q, i, v128.load(c), v128.load(c, 16), hasQ ? v128.load(c, 32) : zero,
+    v128.load(c, 48), v128.load(c, 64), hasQ ? v128.load(c, 80) : zero, hasG, hasQ);
 }
 
-// One element with float64 coefficients.
-// @ts-ignore: decorator
-@inline function applyScalar(
-  x: usize, v: usize, g: usize, q: usize, i: i32, cxx: f64, cxv: f64, cxq: f64, cvx: f64, cvv: f64, cvq: f64,
-): void {
-  const off = <usize>i << 2;
-  const gi: f64 = g ? <f64>load<f32>(g + off) : 0;
-  const qi: f64 = q ? <f64>load<f32>(q + off) : 0;
-  const y = <f64>load<f32>(x + off) - gi;
-  const vi = <f64>load<f32>(v + off);
-  store<f32>(x + off, <f32>(gi + cxx * y + cxv * vi + cxq * qi));
-  store<f32>(v + off, <f32>(cvx * y + cvv * vi + cvq * qi));
-}
 
 /**
  * The critical spring for the four elements from i where every lane has u = 2·ln2·t/h ≤ U_SMALL
@@ -230,7 +192,7 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
  * u·1.5 ulp), e^{−u} needs no range reduction (expNegSmallX4), and
  *   xx = e + u·e, vv = e − u·e, xv = e·t, vx = −(u·e)·(u/t), vq = 2·(u·e), xq = 2t·(u·e)·φ₂(u).
  * With `keep` the coefficients are kept at `coef` as storeBlock keeps them; the step is applyX4's
- * (stepX4), so springApplyKept reproduces it bit for bit.
+ * (applyX4), so springApplyKept reproduces it bit for bit.
  */
 // @ts-ignore: decorator
 @inline function criticalSmallX4(x: usize, v: usize, g: usize, q: usize, p: usize, stride: i32, i: i32, t: f64, coef: usize, keep: bool): bool {
@@ -245,7 +207,7 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
   const zero = f32x4.splat(0);
   const xq = q ? f32x4.mul(f32x4.mul(eu, f32x4.splat(<f32>(2 * t))), phi2X4(u)) : zero;
   const vq = q ? f32x4.add(eu, eu) : zero;
-  stepX4(x, v, g, q, i, xx, xv, xq, vx, vv, vq);
+  applyX4(x, v, g, q, i, xx, xv, xq, vx, vv, vq, g != 0, q != 0);
   if (keep) keepBlock(coef + <usize>i * 24, xx, xv, xq, vx, vv, vq);
   return true;
 }

@@ -24,10 +24,6 @@ const U_MAX: f32 = 80;
 // dt, 1/dt and 2·ln2·dt must be normal float32 numbers; other dt take the f64x2 path.
 const T_MIN: f64 = 8.673617379884035e-19; // 2^-60
 const T_MAX: f64 = 1.152921504606847e18; // 2^60
-// Up to u = 0.5, u rounded to float32 once is enough: 1 − u ≥ 0.5 and e^{−u} is off by at most
-// u·1.5 ulp; past it, 1 − u may cancel (near u = 1) and e^{−u} needs u exactly (the error grows
-// with u), so the block splits u = uf + ur exactly in float64.
-const U_EXACT_SPLIT: f32 = 0.5;
 /** The range of expNegSmallX4 (and of the per-element kernel's fused critical blocks). */
 export const U_SMALL: f32 = 0.5;
 // Below u = 2, xq by series in u (φ₂ and its relatives); above, 1 − xx ≥ 0.47 and xq follows from it.
@@ -75,33 +71,25 @@ const VV_F32_MIN_RATIO: f32 = 0.5;
 
 /**
  * The critical spring's coefficients for four halflives h, in f32x4 with one exp per element.
- * Where a lane has u > U_EXACT_SPLIT, u = 2·ln2·t/h is divided in float64 and kept as f32 uf
- * plus the remainder ur = u − uf, so that 1 ± u and the exp's reduced argument are exact to
- * float32 rounding even near u = 1 and for large u. Returns false (nothing set) when a lane has
+ * u = 2·ln2·t/h is divided in float64 and kept as f32 uf plus the remainder ur = u − uf, so that
+ * 1 ± u and the exp's reduced argument are exact to float32 rounding even near u = 1 and for
+ * large u (blocks with every u ≤ 0.5 take the per-element kernel's criticalSmallX4 instead). Returns false (nothing set) when a lane has
  * u > U_MAX or h = 0, or when dt is outside [T_MIN, T_MAX].
  *   xx = e·(1 + u), xv = e·t, vx = −a·u·e, vv = e·(1 − u), vq = 2u·e,
  *   xq = d·∫₀ᵗ xv = 2·(1 − e·(1 + u))/a = 2t·u·e·φ₂(u),  φ₂(u) = (eᵘ − 1 − u)/u².
  */
 // @ts-ignore: decorator
 @inline export function criticalX4(h: v128, t: f64, withQ: bool): bool {
-  // u to float32 rounding (1.5 ulp); where that is not enough (a lane with u > U_EXACT_SPLIT),
-  // u is divided in float64 and split exactly
   if (!(t >= T_MIN && t <= T_MAX)) return false;
-  let uf = f32x4.div(f32x4.splat(<f32>(TWO_LN2 * t)), h);
+  const c = f64x2.splat(TWO_LN2 * t);
+  const uLo = f64x2.div(c, lowX2(h));
+  const uHi = f64x2.div(c, highX2(h));
+  const uf = joinX4(uLo, uHi);
   if (!v128.all_true<i32>(f32x4.le(uf, f32x4.splat(U_MAX)))) return false; // NaN too
-  let ur = f32x4.splat(0);
-  // a·u = u²/t
-  let au = f32x4.mul(f32x4.mul(uf, uf), f32x4.splat(<f32>(1.0 / t)));
-  if (v128.any_true(f32x4.gt(uf, f32x4.splat(U_EXACT_SPLIT)))) {
-    const c = f64x2.splat(TWO_LN2 * t);
-    const uLo = f64x2.div(c, lowX2(h));
-    const uHi = f64x2.div(c, highX2(h));
-    uf = joinX4(uLo, uHi);
-    ur = joinX4(f64x2.sub(uLo, lowX2(uf)), f64x2.sub(uHi, highX2(uf)));
-    // in float64 then rounded once
-    const invT = f64x2.splat(1.0 / t);
-    au = joinX4(f64x2.mul(f64x2.mul(uLo, uLo), invT), f64x2.mul(f64x2.mul(uHi, uHi), invT));
-  }
+  const ur = joinX4(f64x2.sub(uLo, lowX2(uf)), f64x2.sub(uHi, highX2(uf)));
+  // a·u = u²/t, in float64 then rounded once
+  const invT = f64x2.splat(1.0 / t);
+  const au = joinX4(f64x2.mul(f64x2.mul(uLo, uLo), invT), f64x2.mul(f64x2.mul(uHi, uHi), invT));
   const e = expNegX4(uf, ur);
 
   const one = f32x4.splat(1);

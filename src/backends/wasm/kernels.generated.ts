@@ -47,21 +47,6 @@ declare namespace __AdaptedExports {
    * @param dt `f64`
    */
   export function springUniform(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p1: number, dt: number): void;
-  /**
-   * assembly/kernels/spring/springVarying
-   * @param x `usize`
-   * @param v `usize`
-   * @param g `usize`
-   * @param q `usize`
-   * @param n `i32`
-   * @param mode `i32`
-   * @param p0 `usize`
-   * @param p0Stride `i32`
-   * @param p1 `usize`
-   * @param p1Stride `i32`
-   * @param dt `f64`
-   */
-  export function springVarying(x: number, v: number, g: number, q: number, n: number, mode: number, p0: number, p0Stride: number, p1: number, p1Stride: number, dt: number): void;
   /** assembly/spring/params/MODE_FREQUENCY_HALFLIFE */
   export const MODE_FREQUENCY_HALFLIFE: {
     /** @type `i32` */

@@ -18,11 +18,15 @@ interface Host {
 
 /** A parameter as (pointer, stride): per-element (stride 1) or a number in a one-float array of its own (stride 0). */
 function pointerOf(host: Host, p: Param, held: Float32Array[]): [number, number] {
-  if (typeof p !== 'number') return [p.byteOffset, 1];
+  return typeof p === 'number' ? [cellOf(host, p, held), 0] : [p.byteOffset, 1];
+}
+
+/** A number in a one-float array of its own (kept in `held` until dispose); its pointer. */
+function cellOf(host: Host, value: number, held: Float32Array[]): number {
   const cell = host.alloc(1);
-  cell[0] = p;
+  cell[0] = value;
   held.push(cell);
-  return [cell.byteOffset, 0];
+  return cell.byteOffset;
 }
 
 /**
@@ -76,6 +80,30 @@ export function keptSpring(
 }
 
 /**
+ * A kernel export's arguments for arrays in the solver's memory: (pointer per operand (0 for none),
+ * n, (pointer, stride) per parameter, scalars…). A number parameter is broadcast (stride 0) from
+ * the float `numberPointer` returns for it.
+ */
+export function kernelArguments(
+  operands: Operand[],
+  n: number,
+  params: Param[],
+  scalars: number[],
+  numberPointer: (value: number, slot: number) => number,
+): number[] {
+  const args: number[] = [];
+  for (const o of operands) args.push(o.array ? o.array.byteOffset : 0);
+  args.push(n);
+  for (let slot = 0; slot < params.length; slot++) {
+    const p = params[slot]!;
+    if (typeof p === 'number') args.push(numberPointer(p, slot), 0);
+    else args.push(p.byteOffset, 1);
+  }
+  for (const value of scalars) args.push(value);
+  return args;
+}
+
+/**
  * A captured kernel call (see prepare.ts) as one direct call of the export with its arguments
  * laid out once: (pointer per operand…, n, (pointer, stride) per param…, scalars…); a step sets
  * the dt scalar. Null when an array is outside the solver's memory.
@@ -94,11 +122,8 @@ export function replayKernel(
   const fn = (host.rawKernels as unknown as Record<string, (...args: number[]) => void>)[kernel.wasm];
   if (typeof fn !== 'function') throw new Error(`internal: the wasm build has no kernel ${kernel.wasm}`);
   const held: Float32Array[] = [];
-  const args = operands.map((o) => (o.array ? o.array.byteOffset : 0));
-  args.push(n);
-  for (const p of params) args.push(...pointerOf(host, p, held));
-  const dtSlot = args.length;
-  args.push(...scalars);
+  const args = kernelArguments(operands, n, params, scalars, (value) => cellOf(host, value, held));
+  const dtSlot = args.length - scalars.length;
   return {
     run(dt) {
       if (hasDt) args[dtSlot] = dt;

@@ -16,7 +16,7 @@ import type { Param, SpringMode } from '../../core/types.js';
 import { Allocator } from './allocator.js';
 import type { KernelExports } from './kernel-exports.js';
 import type { PreparedRun } from '../../api/prepare.js';
-import { keptSpring, replayKernel } from './prepared.js';
+import { kernelArguments, keptSpring, replayKernel } from './prepared.js';
 
 const PAGE = 65536;
 const STATIC_BYTES = PAGE;
@@ -235,16 +235,10 @@ export class WasmSolver extends SolverBase {
     const buffer = this.memoryBuffer;
     for (const o of operands) if (o.array !== null && o.array.buffer !== buffer) return false;
     for (const p of params) if (typeof p !== 'number' && p.buffer !== buffer) return false;
-    const args: number[] = [];
-    for (const o of operands) args.push(o.array ? o.array.byteOffset : 0);
-    args.push(n);
-    for (let slot = 0; slot < params.length; slot++) {
-      const p = params[slot]!;
-      if (typeof p === 'number') args.push(this.paramPointer(p, slot), 0);
-      else args.push(p.byteOffset, 1);
-    }
-    for (const value of scalars) args.push(value);
-    fn.apply(null, args);
+    fn.apply(
+      null,
+      kernelArguments(operands, n, params, scalars, (value, slot) => this.paramPointer(value, slot)),
+    );
     return true;
   }
 
