@@ -14,7 +14,7 @@ import { quatMulScalar, quatRotateScalar, quatLogScalar, quatExpScalar, sx, sy, 
 import { expX2 } from '../maths/x2';
 import { paramX4, lowX2, highX2, joinX4 } from '../lanes/x4';
 import { paramAt, readF32, writeF32 } from '../lanes/scalar';
-import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz } from '../quat/spring-step';
+import { dampingX4, springX4, springScalar, decayX4, decayScalar, storeBone, yOf, nvx, nvy, nvz, yLo, yHi, eLo, eHi, y4, e4 } from '../quat/spring-step';
 import { offsetX4, composeX4, offsetAndComposeScalar } from '../quat/compose';
 import { applyJacobian } from '../quat/so3-jacobian';
 
@@ -75,7 +75,7 @@ export function quatSimpleSpringDamper(q: usize, w: usize, g: usize, n: i32, h: 
       const j0x = vecX, j0y = vecY, j0z = vecZ;
       loadVec3X4(w, i);
       dampingX4(h, hStride, i, dt, yU, eU);
-      springX4(j0x, j0y, j0z, lx, ly, lz, dt);
+      springX4(j0x, j0y, j0z, lx, ly, lz, y4, e4, yLo, yHi, eLo, eHi, dt);
       quatMulX4(qx, qy, qz, qw, gx, gy, gz, gw); // x = exp(…) ⊗ g
       storeQuatX4(q, i, qx, qy, qz, qw);
       storeVec3X4(w, i, nvx, nvy, nvz);

@@ -53,12 +53,19 @@ let decayed = false;
   // the offset's angular velocity J(r)·off_w (after a decay, r from the spring's own rotation vector)
   if (decayed) jacobianFromVectorX4(rvx, rvy, rvz, oqx, oqy, oqz, oqw, owx, owy, owz);
   else jacobianX4(oqx, oqy, oqz, oqw, owx, owy, owz, false);
-  const ax = jx, ay = jy, az = jz;
+  composeWithRateX4(outQ, outW, inQ, inW, i, oqx, oqy, oqz, oqw, jx, jy, jz);
+}
+
+/** out_q = off_q ⊗ in_q, out_w = (ax, ay, az) + rotate(off_q, in_w) for bones i … i + 3, given a = J(r)·off_w. */
+// @ts-ignore: decorator
+@inline export function composeWithRateX4(
+  outQ: usize, outW: usize, inQ: usize, inW: usize, i: i32, ox: v128, oy: v128, oz: v128, ow: v128, ax: v128, ay: v128, az: v128,
+): void {
   loadVec3X4(inW, i);
-  quatRotateX4(oqx, oqy, oqz, oqw, lx, ly, lz); // off_x ⊗ in_v
+  quatRotateX4(ox, oy, oz, ow, lx, ly, lz); // off_x ⊗ in_v
   const rx = vecX, ry = vecY, rz = vecZ;
   loadQuatX4(inQ, i);
-  quatMulX4(oqx, oqy, oqz, oqw, lx, ly, lz, lw); // out_x = off_x ⊗ in_x
+  quatMulX4(ox, oy, oz, ow, lx, ly, lz, lw); // out_x = off_x ⊗ in_x
   storeQuatX4(outQ, i, qx, qy, qz, qw);
   storeVec3X4(outW, i, f32x4.add(ax, rx), f32x4.add(ay, ry), f32x4.add(az, rz)); // out_v = J·off_v + off_x ⊗ in_v
 }

@@ -43,7 +43,7 @@ const F32_DT_MIN: f64 = 1.1754943508222875e-38;
 @lazy export let rvy: v128 = f32x4.splat(0);
 // @ts-ignore: decorator
 @lazy export let rvz: v128 = f32x4.splat(0);
-// y and eydt of four bones, as float64 pairs
+// y and eydt of four bones, as float64 pairs, set by dampingX4
 // @ts-ignore: decorator
 @lazy export let yLo: v128 = f64x2.splat(0);
 // @ts-ignore: decorator
@@ -52,26 +52,38 @@ const F32_DT_MIN: f64 = 1.1754943508222875e-38;
 @lazy export let eLo: v128 = f64x2.splat(0);
 // @ts-ignore: decorator
 @lazy export let eHi: v128 = f64x2.splat(0);
+// The same rounded to float32 (f32x4), for the float32 steps
+// @ts-ignore: decorator
+@lazy export let y4: v128 = f32x4.splat(0);
+// @ts-ignore: decorator
+@lazy export let e4: v128 = f32x4.splat(0);
+/** Whether the last dampingX4 formed y and eydt in float32 (y·dt ≤ 0.5 in every lane, per-bone halflives). */
+export let dampedInF32 = false;
 
-/** yLo/yHi, eLo/eHi for bones i … i + 3: the per-call constants for a broadcast halflife, per bone otherwise. */
+/** yLo … eHi, y4, e4 for bones i … i + 3: the per-call constants for a broadcast halflife, per bone otherwise. */
 // @ts-ignore: decorator
 @inline export function dampingX4(h: usize, hStride: i32, i: i32, dt: f64, yUniform: f64, eUniform: f64): void {
+  dampedInF32 = false;
   if (hStride == 0) {
     yLo = f64x2.splat(yUniform);
     yHi = yLo;
     eLo = f64x2.splat(eUniform);
     eHi = eLo;
+    y4 = f32x4.splat(<f32>yUniform);
+    e4 = f32x4.splat(<f32>eUniform);
     return;
   }
   const hv = paramX4(h, hStride, i);
   // In float32 where every lane has y·dt ≤ 0.5 (halflife ≥ 2.8·dt): y to 1.5 ulp, e^{−y·dt} to
   // 1.6e-7 relative, and 1 ± y·dt (the position decay) cannot cancel
-  const y4 = f32x4.div(f32x4.splat(<f32>(2 * LN2)), hv);
-  const ydt4 = f32x4.mul(y4, f32x4.splat(<f32>dt));
-  if (dt >= F32_DT_MIN && v128.all_true<i32>(f32x4.le(ydt4, f32x4.splat(0.5)))) {
-    const e4 = expX4(f32x4.neg(ydt4));
-    yLo = lowX2(y4); yHi = highX2(y4);
-    eLo = lowX2(e4); eHi = highX2(e4);
+  const y = f32x4.div(f32x4.splat(<f32>(2 * LN2)), hv);
+  const ydt = f32x4.mul(y, f32x4.splat(<f32>dt));
+  if (dt >= F32_DT_MIN && v128.all_true<i32>(f32x4.le(ydt, f32x4.splat(0.5)))) {
+    const e = expX4(f32x4.neg(ydt));
+    y4 = y; e4 = e;
+    yLo = lowX2(y); yHi = highX2(y);
+    eLo = lowX2(e); eHi = highX2(e);
+    dampedInF32 = true;
     return;
   }
   const twoLn2 = f64x2.splat(2 * LN2);
@@ -80,6 +92,8 @@ const F32_DT_MIN: f64 = 1.1754943508222875e-38;
   yHi = f64x2.div(twoLn2, highX2(hv));
   eLo = expX2(f64x2.mul(yLo, minusDt)); // fast_negexp(y·dt), exact here; −∞ flushes to 0
   eHi = expX2(f64x2.mul(yHi, minusDt));
+  y4 = joinX4(yLo, yHi);
+  e4 = joinX4(eLo, eHi);
 }
 
 /** The spring step for one pair of lanes (float64), into pax … puz. */
@@ -103,15 +117,18 @@ const F32_DT_MIN: f64 = 1.1754943508222875e-38;
 }
 
 /**
- * The spring step for four bones, given j0 and w per component (f32x4) and dampingX4's y, eydt:
- * sets qx … qw to exp(a/2) and nvx … nvz to the new angular velocity.
+ * The spring step for four bones, given j0 and w per component (f32x4) and y, eydt as dampingX4
+ * sets them (y, e: f32x4; yl, el: float64 lanes 0, 1; yh, eh: lanes 2, 3): sets qx … qw to
+ * exp(a/2) and nvx … nvz to the new angular velocity.
  */
 // @ts-ignore: decorator
-@inline export function springX4(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, dt: f64): void {
-  if (springSmallX4(j0x, j0y, j0z, wx, wy, wz, dt)) return;
-  springPairX2(lowX2(j0x), lowX2(j0y), lowX2(j0z), lowX2(wx), lowX2(wy), lowX2(wz), yLo, eLo, dt);
+@inline export function springX4(
+  j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, y: v128, e: v128, yl: v128, yh: v128, el: v128, eh: v128, dt: f64,
+): void {
+  if (springSmallX4(j0x, j0y, j0z, wx, wy, wz, y, e, dt)) return;
+  springPairX2(lowX2(j0x), lowX2(j0y), lowX2(j0z), lowX2(wx), lowX2(wy), lowX2(wz), yl, el, dt);
   const axLo = pax, ayLo = pay, azLo = paz, uxLo = pux, uyLo = puy, uzLo = puz;
-  springPairX2(highX2(j0x), highX2(j0y), highX2(j0z), highX2(wx), highX2(wy), highX2(wz), yHi, eHi, dt);
+  springPairX2(highX2(j0x), highX2(j0y), highX2(j0z), highX2(wx), highX2(wy), highX2(wz), yh, eh, dt);
   nvx = joinX4(uxLo, pux);
   nvy = joinX4(uyLo, puy);
   nvz = joinX4(uzLo, puz);
@@ -131,9 +148,7 @@ const PI_SQUARED: f32 = 9.869604401089358;
  * returns false, setting nothing, otherwise.
  */
 // @ts-ignore: decorator
-@inline function springSmallX4(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, dt: f64): bool {
-  const e = joinX4(eLo, eHi);
-  const y = joinX4(yLo, yHi);
+@inline function springSmallX4(j0x: v128, j0y: v128, j0z: v128, wx: v128, wy: v128, wz: v128, y: v128, e: v128, dt: f64): bool {
   const tdt = f32x4.splat(<f32>dt);
   const ydt = f32x4.mul(y, tdt);
   const j1x = f32x4.add(wx, f32x4.mul(j0x, y)); // j1 = v + j0·y
@@ -196,7 +211,7 @@ export let raz: f64 = 0;
   const j0x = vecX, j0y = vecY, j0z = vecZ;
   loadVec3X4(w, i);
   dampingX4(h, hStride, i, dt, yU, eU);
-  springX4(j0x, j0y, j0z, lx, ly, lz, dt);
+  springX4(j0x, j0y, j0z, lx, ly, lz, y4, e4, yLo, yHi, eLo, eHi, dt);
 }
 
 // The decay of bone i into (sx … sw), (ux, uy, uz).

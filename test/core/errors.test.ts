@@ -9,7 +9,9 @@ import { fillState, mulberry32 } from '../helpers/random.js';
 
 const solvers = useSolvers(1024 * 1024);
 
-const N = 10;
+// 75 elements: the wasm backends scan a per-element array in blocks of 32, then of 4, then one
+// by one (two blocks of 32, two of 4, a tail of 3)
+const N = 75;
 
 /** Argument names of a method, in order: arrays, parameters, dt. */
 function argNames(fn: FnInfo): string[] {
@@ -109,9 +111,9 @@ function errorCases(fn: FnInfo): ErrorCase[] {
       });
     }
     // A bad element of a per-element array, plain or from alloc (the wasm backends scan their
-    // own memory with a SIMD loop of 4: positions in the first block, the middle and the tail).
+    // own memory: positions in the first and last block of 32, in a block of 4, and the tail).
     for (const where of ['plain', 'alloc'] as const) {
-      for (const index of [0, 3, 5, N - 1]) {
+      for (const index of [0, 3, 5, 33, 63, 66, N - 1]) {
         for (const value of [NaN, -2, Infinity, ...(name === 'dampingRatio' ? [0] : [])]) {
           cases.push({
             label: `${name}[${index}] = ${value} (${where} array)`,

@@ -19,7 +19,9 @@ import { mulberry32, uniform, type Rng } from '../helpers/random.js';
 const { quat } = reference;
 const solvers = useSolvers();
 
-const COUNT = 7; // characters: 35 bones, not a multiple of 4 (SIMD lanes and scalar tails)
+// characters: 55 bones, so the SIMD update runs six turns of two groups of four bones, one group
+// of four and a scalar tail of three
+const COUNT = 11;
 const BONES = 5;
 const N = COUNT * BONES;
 const CONTINUITY = 1e-5;
