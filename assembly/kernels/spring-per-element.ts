@@ -7,9 +7,13 @@
 //   xq = d·∫₀ᵗ xv = 2·(1 − e·(1 + u))/a = 2t·u·e·φ₂(u),  φ₂(u) = (eᵘ − 1 − u)/u²,
 // computed in f32x4 (criticalX4); the other modes in f32x4 where |z| = |s − a²|·t² ≤ 1
 // (generalX4, spring/coefficients-x4.ts), else by the general f64x2 transition.
-// `coef` (0: none) keeps each block's f32x4 coefficients (SIMD: 6 × 16 bytes per 4 elements;
-// the scalar tail is recomputed) or each element's float64 coefficients (scalar build: 48
-// bytes per element), so that springApplyKept gives the very bits springPerElement gives.
+// `coef` (0: none) keeps each block's f32x4 coefficients or each element's float64 coefficients
+// (scalar build: 48 bytes per element), so that springApplyKept gives the very bits
+// springPerElement gives. SIMD: two regions (the scalar tail is recomputed):
+//   compact, 48 bytes per block of 4: e, u, xq of a criticalSmallX4 block (the other five
+//     coefficients are a few products of them), or e = −1 marking a block kept in full;
+//   full, 96 bytes per block: the six coefficients of any other block.
+// A replay of critical blocks then reads 12 bytes per element instead of 24 (docs/DECISIONS.md).
 import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
 import { springTransitionX2, xxX2, xvX2, xqX2, vxX2, vvX2, vqX2 } from '../spring/transition-x2';
 import { stiffnessOf, dampingOf, stiffnessOfX2, dampingOfX2, MODE_CRITICAL } from '../spring/params';
@@ -24,8 +28,21 @@ const T_SMALL_MAX: f64 = 1.152921504606847e18; // 2^60
 
 /** Bytes of kept coefficients for n elements (see `coef` above). */
 export function keptCoefficientBytes(n: i32): i32 {
-  if (ASC_FEATURE_SIMD) return (n >> 2) * 96;
+  if (ASC_FEATURE_SIMD) return (n >> 2) * (COMPACT_BLOCK_BYTES + FULL_BLOCK_BYTES);
   return n * 48;
+}
+
+const COMPACT_BLOCK_BYTES = 48;
+const FULL_BLOCK_BYTES = 96;
+
+// The compact slot and the full slot of the block at element i, for n elements
+// @ts-ignore: decorator
+@inline function compactSlot(coef: usize, i: i32): usize {
+  return coef + <usize>(i >> 2) * COMPACT_BLOCK_BYTES;
+}
+// @ts-ignore: decorator
+@inline function fullSlot(coef: usize, n: i32, i: i32): usize {
+  return coef + <usize>(n >> 2) * COMPACT_BLOCK_BYTES + <usize>(i >> 2) * FULL_BLOCK_BYTES;
 }
 
 /**
@@ -47,16 +64,16 @@ export function springPerElement(
     if (small && coef) {
       for (; i + 4 <= n; i += 4) {
         if (criticalSmallX4(x, v, g, q, p0, p0Stride, i, dt, coef, true)) continue;
-        if (!block(x, v, g, q, mode, p0, p0Stride, p1, p1Stride, i, dt, coef)) float64Blocks++;
+        if (!block(x, v, g, q, n, mode, p0, p0Stride, p1, p1Stride, i, dt, coef)) float64Blocks++;
       }
     } else if (small) {
       for (; i + 4 <= n; i += 4) {
         if (criticalSmallX4(x, v, g, q, p0, p0Stride, i, dt, 0, false)) continue;
-        if (!block(x, v, g, q, mode, p0, p0Stride, p1, p1Stride, i, dt, 0)) float64Blocks++;
+        if (!block(x, v, g, q, n, mode, p0, p0Stride, p1, p1Stride, i, dt, 0)) float64Blocks++;
       }
     }
     for (; i + 4 <= n; i += 4) {
-      if (!block(x, v, g, q, mode, p0, p0Stride, p1, p1Stride, i, dt, coef)) float64Blocks++;
+      if (!block(x, v, g, q, n, mode, p0, p0Stride, p1, p1Stride, i, dt, coef)) float64Blocks++;
     }
   }
   for (; i < n; i++) {
@@ -83,7 +100,7 @@ export function springPerElement(
 // result stays finite), the four elements with float64 coefficients, returning false.
 // @ts-ignore: decorator
 @inline function block(
-  x: usize, v: usize, g: usize, q: usize, mode: i32,
+  x: usize, v: usize, g: usize, q: usize, n: i32, mode: i32,
   p0: usize, p0Stride: i32, p1: usize, p1Stride: i32, i: i32, dt: f64, coef: usize,
 ): bool {
   if (!blockCoefficients(mode, p0, p0Stride, p1, p1Stride, i, dt, q != 0)) {
@@ -93,7 +110,10 @@ export function springPerElement(
     }
     return false;
   }
-  if (coef) storeBlock(coef + <usize>i * 24);
+  if (coef) {
+    keepBlock(fullSlot(coef, n, i), cxx, cxv, cxq, cvx, cvv, cvq);
+    v128.store(compactSlot(coef, i), f32x4.splat(-1)); // kept in full
+  }
   applyBlockX4(x, v, g, q, i);
   return true;
 }
@@ -106,11 +126,18 @@ export function springApplyKept(
   if (dt == 0) return;
   let i = 0;
   if (ASC_FEATURE_SIMD) {
-    // One loop per goal layout (the same operations as applyX4, so the same bits)
-    if (g && q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, true, true);
-    else if (g) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, true, false);
-    else if (q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, false, true);
-    else for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, coef, false, false);
+    // One loop per mode and goal layout (the same operations as the keeping call, so the same bits)
+    if (mode == MODE_CRITICAL) {
+      if (g && q) for (; i + 4 <= n; i += 4) keptCriticalX4(x, v, g, q, n, i, coef, dt, true, true);
+      else if (g) for (; i + 4 <= n; i += 4) keptCriticalX4(x, v, g, q, n, i, coef, dt, true, false);
+      else if (q) for (; i + 4 <= n; i += 4) keptCriticalX4(x, v, g, q, n, i, coef, dt, false, true);
+      else for (; i + 4 <= n; i += 4) keptCriticalX4(x, v, g, q, n, i, coef, dt, false, false);
+    } else {
+      if (g && q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, fullSlot(coef, n, i), true, true);
+      else if (g) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, fullSlot(coef, n, i), true, false);
+      else if (q) for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, fullSlot(coef, n, i), false, true);
+      else for (; i + 4 <= n; i += 4) keptX4(x, v, g, q, i, fullSlot(coef, n, i), false, false);
+    }
     for (; i < n; i++) {
       elementTransition(mode, p0, p0Stride, p1, p1Stride, i, dt);
       applyScalar(x, v, g, q, i, xx, xv, xq, vx, vv, vq);
@@ -124,10 +151,6 @@ export function springApplyKept(
   }
 }
 
-// @ts-ignore: decorator
-@inline function storeBlock(c: usize): void {
-  keepBlock(c, cxx, cxv, cxq, cvx, cvv, cvq);
-}
 
 // @ts-ignore: decorator
 @inline function keepBlock(c: usize, xx: v128, xv: v128, xq: v128, vx: v128, vv: v128, vq: v128): void {
@@ -174,10 +197,9 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
   applyX4(x, v, g, q, i, cxx, cxv, cxq, cvx, cvv, cvq, g != 0, q != 0);
 }
 
-// applyX4 with the coefficients kept at coef (block i/4); hasG / hasQ are constants at the call sites.
+// applyX4 with the six coefficients kept at c (the block's full slot); hasG / hasQ are constants at the call sites.
 // @ts-ignore: decorator
-@inline function keptX4(x: usize, v: usize, g: usize, q: usize, i: i32, coef: usize, hasG: bool, hasQ: bool): void {
-  const c = coef + <usize>i * 24;
+@inline function keptX4(x: usize, v: usize, g: usize, q: usize, i: i32, c: usize, hasG: bool, hasQ: bool): void {
   const zero = f32x4.splat(0);
   applyX4(x, v, g, q, i, v128.load(c), v128.load(c, 16), hasQ ? v128.load(c, 32) : zero,
     v128.load(c, 48), v128.load(c, 64), hasQ ? v128.load(c, 80) : zero, hasG, hasQ);
@@ -199,15 +221,39 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
   const u = f32x4.div(f32x4.splat(<f32>(1.3862943611198906 * t)), paramX4(p, stride, i)); // 2·ln2·t/h
   if (!v128.all_true<i32>(f32x4.le(u, f32x4.splat(U_SMALL)))) return false; // NaN too
   const e = expNegSmallX4(u);
+  const xq = q ? f32x4.mul(f32x4.mul(f32x4.mul(e, u), f32x4.splat(<f32>(2 * t))), phi2X4(u)) : f32x4.splat(0);
+  applyCriticalX4(x, v, g, q, i, e, u, xq, t, g != 0, q != 0);
+  if (keep) {
+    const c = compactSlot(coef, i);
+    v128.store(c, e); v128.store(c, u, 16); v128.store(c, xq, 32);
+  }
+  return true;
+}
+
+/**
+ * The critical spring's step for the four elements from i given e = e^{−u}, u and xq (as
+ * criticalSmallX4 forms them): xx = e + u·e, vv = e − u·e, xv = e·t, vx = −(u·e)·(u/t),
+ * vq = 2·(u·e), then applyX4. The keeping call and the replay of its compact slot both run it.
+ */
+// @ts-ignore: decorator
+@inline function applyCriticalX4(
+  x: usize, v: usize, g: usize, q: usize, i: i32, e: v128, u: v128, xq: v128, t: f64, hasG: bool, hasQ: bool,
+): void {
   const eu = f32x4.mul(e, u);
   const xx = f32x4.add(e, eu);
   const vv = f32x4.sub(e, eu);
   const xv = f32x4.mul(e, f32x4.splat(<f32>t));
   const vx = f32x4.neg(f32x4.mul(eu, f32x4.mul(u, f32x4.splat(<f32>(1.0 / t)))));
-  const zero = f32x4.splat(0);
-  const xq = q ? f32x4.mul(f32x4.mul(eu, f32x4.splat(<f32>(2 * t))), phi2X4(u)) : zero;
-  const vq = q ? f32x4.add(eu, eu) : zero;
-  applyX4(x, v, g, q, i, xx, xv, xq, vx, vv, vq, g != 0, q != 0);
-  if (keep) keepBlock(coef + <usize>i * 24, xx, xv, xq, vx, vv, vq);
-  return true;
+  const vq = hasQ ? f32x4.add(eu, eu) : f32x4.splat(0);
+  applyX4(x, v, g, q, i, xx, xv, xq, vx, vv, vq, hasG, hasQ);
+}
+
+// The replay of a critical block: its compact slot, or its full slot where the compact one says so
+// (e = −1: a block that did not take criticalSmallX4). hasG / hasQ are constants at the call sites.
+// @ts-ignore: decorator
+@inline function keptCriticalX4(x: usize, v: usize, g: usize, q: usize, n: i32, i: i32, coef: usize, t: f64, hasG: bool, hasQ: bool): void {
+  const c = compactSlot(coef, i);
+  const e = v128.load(c);
+  if (i32x4.bitmask(e) == 0) applyCriticalX4(x, v, g, q, i, e, v128.load(c, 16), hasQ ? v128.load(c, 32) : f32x4.splat(0), t, hasG, hasQ);
+  else keptX4(x, v, g, q, i, fullSlot(coef, n, i), hasG, hasQ);
 }
