@@ -147,7 +147,7 @@ export function poseInertializeUpdate(
     const perBone = hStride != 0;
     // With a decay, two groups of four bones (a, b) per turn, stage by stage: one group's log,
     // spring, exp, Jacobian and products form one long dependency chain, and two independent
-    // chains side by side let the CPU overlap them (docs/DECISIONS.md, "Two groups per turn").
+    // chains side by side let the CPU overlap them (docs/DECISIONS.md, "Inertializer update").
     if (decay) {
       for (; i + 8 <= n; i += 8) {
         const j = i + 4;

@@ -151,7 +151,6 @@ export function springApplyKept(
   }
 }
 
-
 // @ts-ignore: decorator
 @inline function keepBlock(c: usize, xx: v128, xv: v128, xq: v128, vx: v128, vv: v128, vq: v128): void {
   v128.store(c, xx); v128.store(c, xv, 16); v128.store(c, xq, 32);
@@ -221,8 +220,9 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
   const u = f32x4.div(f32x4.splat(<f32>(1.3862943611198906 * t)), paramX4(p, stride, i)); // 2·ln2·t/h
   if (!v128.all_true<i32>(f32x4.le(u, f32x4.splat(U_SMALL)))) return false; // NaN too
   const e = expNegSmallX4(u);
-  const xq = q ? f32x4.mul(f32x4.mul(f32x4.mul(e, u), f32x4.splat(<f32>(2 * t))), phi2X4(u)) : f32x4.splat(0);
-  applyCriticalX4(x, v, g, q, i, e, u, xq, t, g != 0, q != 0);
+  const eu = f32x4.mul(e, u);
+  const xq = q ? f32x4.mul(f32x4.mul(eu, f32x4.splat(<f32>(2 * t))), phi2X4(u)) : f32x4.splat(0);
+  applyCriticalX4(x, v, g, q, i, e, u, eu, xq, t, g != 0, q != 0);
   if (keep) {
     const c = compactSlot(coef, i);
     v128.store(c, e); v128.store(c, u, 16); v128.store(c, xq, 32);
@@ -231,15 +231,14 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
 }
 
 /**
- * The critical spring's step for the four elements from i given e = e^{−u}, u and xq (as
+ * The critical spring's step for the four elements from i given e = e^{−u}, u, u·e and xq (as
  * criticalSmallX4 forms them): xx = e + u·e, vv = e − u·e, xv = e·t, vx = −(u·e)·(u/t),
  * vq = 2·(u·e), then applyX4. The keeping call and the replay of its compact slot both run it.
  */
 // @ts-ignore: decorator
 @inline function applyCriticalX4(
-  x: usize, v: usize, g: usize, q: usize, i: i32, e: v128, u: v128, xq: v128, t: f64, hasG: bool, hasQ: bool,
+  x: usize, v: usize, g: usize, q: usize, i: i32, e: v128, u: v128, eu: v128, xq: v128, t: f64, hasG: bool, hasQ: bool,
 ): void {
-  const eu = f32x4.mul(e, u);
   const xx = f32x4.add(e, eu);
   const vv = f32x4.sub(e, eu);
   const xv = f32x4.mul(e, f32x4.splat(<f32>t));
@@ -254,6 +253,8 @@ function f64x2Coefficients(mode: i32, a: v128, b: v128, dt: f64, withQ: bool): b
 @inline function keptCriticalX4(x: usize, v: usize, g: usize, q: usize, n: i32, i: i32, coef: usize, t: f64, hasG: bool, hasQ: bool): void {
   const c = compactSlot(coef, i);
   const e = v128.load(c);
-  if (i32x4.bitmask(e) == 0) applyCriticalX4(x, v, g, q, i, e, v128.load(c, 16), hasQ ? v128.load(c, 32) : f32x4.splat(0), t, hasG, hasQ);
-  else keptX4(x, v, g, q, i, fullSlot(coef, n, i), hasG, hasQ);
+  if (i32x4.bitmask(e) == 0) {
+    const u = v128.load(c, 16);
+    applyCriticalX4(x, v, g, q, i, e, u, f32x4.mul(e, u), hasQ ? v128.load(c, 32) : f32x4.splat(0), t, hasG, hasQ);
+  } else keptX4(x, v, g, q, i, fullSlot(coef, n, i), hasG, hasQ);
 }
