@@ -20,6 +20,7 @@ export * from './kernels/pose-inertialize';
 export * from './kernels/strided-spring';
 export * from './kernels/spring-per-element';
 export * from './kernels/instance-matrix';
+export * from './kernels/spring-bones';
 
 // For the tests and the benchmark only: the maths probes and the data-movement floor.
 export * from './testing/floor';

@@ -23,7 +23,7 @@ interface EulerFields {
 }
 
 /** Sets object.quaternion to a[o … o + 3] and object.rotation to the same rotation (as three's onChange would). */
-export function setRotation(object: Object3D, a: Float32Array, o: number): void {
+export function setRotation(object: Object3D, a: Float32Array | Float64Array, o: number): void {
   const x = a[o]!,
     y = a[o + 1]!,
     z = a[o + 2]!,

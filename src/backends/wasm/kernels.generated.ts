@@ -627,6 +627,27 @@ declare namespace __AdaptedExports {
    */
   export function composeInstanceMatrices(m: number, q: number, s: number, n: number): void;
   /**
+   * assembly/kernels/spring-bones/springBonesStep
+   * @param setup `usize`
+   * @param state `usize`
+   * @param out `usize`
+   * @param ext `usize`
+   * @param extPrev `usize`
+   * @param extStep `usize`
+   * @param extInv `usize`
+   * @param colliders `usize`
+   * @param colliderWorld `usize`
+   * @param colliderList `usize`
+   * @param centers `usize`
+   * @param joints `i32`
+   * @param slots `i32`
+   * @param colliderCount `i32`
+   * @param centerCount `i32`
+   * @param dt `f64`
+   * @param alpha `f64`
+   */
+  export function springBonesStep(setup: number, state: number, out: number, ext: number, extPrev: number, extStep: number, extInv: number, colliders: number, colliderWorld: number, colliderList: number, centers: number, joints: number, slots: number, colliderCount: number, centerCount: number, dt: number, alpha: number): void;
+  /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
    * @param v `usize`

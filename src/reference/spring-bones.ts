@@ -1,0 +1,585 @@
+/**
+ * Float64 reference (and JS backend) of the spring-bone step: the VRMC_springBone algorithm as
+ * @pixiv/three-vrm-springbone 3.5 runs it (VRMSpringBoneJoint.update, its colliders'
+ * calculateCollision and VRMSpringBoneManager.update's order), over every joint of every avatar of
+ * a SpringBones in one call, on the flat layout below. Written from three-vrm's source, not from
+ * the kernel (assembly/kernels/spring-bones.ts).
+ *
+ * One step, per joint j in order (parents before children), with P its parent's world matrix:
+ *   x    = P·p                                          (the bone's world position)
+ *   ℓ    = |childWorld − x|, or |(P·compose(p, q, s))·c − x| without a child (the 7 cm rule)
+ *   a    = dir(P · dir(L0 · axis))                      (the rest axis in world space)
+ *   tail = C·(tail + (tail − prev)·(1 − drag)) + a·stiffness·dt + gravityDir·gravityPower·dt
+ *   tail = x + ℓ·(tail − x)/|tail − x|, then pushed out of each collider and put back at length ℓ
+ *   prev = tail₀, tail = C⁻¹·tail                       (C: the center's world matrix, or I)
+ *   q    = q0 · fromUnitVectors(axis, dir((P·L0)⁻¹·tail)); M = compose(p, q, s); W = P·M
+ * The child's world position kept for the next step is W·c (the child's matrixWorld after it).
+ */
+import type { FloatArray } from './float-array.js';
+
+/** Floats per joint of the setup (what attach/refresh read from the joints; constant between refreshes). */
+export const SETUP = 44;
+export const S_PARENT_JOINT = 0; // index of the joint whose bone is the nearest joint ancestor, or −1
+export const S_PARENT_SLOT = 1; // ext slot multiplied after it (the parent's matrixWorld, or the link below a joint), or −1
+export const S_CENTER = 2; // ext slot of joint.center, or −1 (world space)
+export const S_HAS_CHILD = 3; // 1: the tail is joint.child; 0: the 7 cm rule
+export const S_POSITION = 4; // bone.position (3)
+export const S_SCALE = 7; // bone.scale (3)
+export const S_CHILD = 10; // initialLocalChildPosition (3)
+export const S_AXIS = 13; // _boneAxis (3)
+export const S_Q0 = 16; // _initialLocalRotation (4)
+export const S_L0 = 20; // _initialLocalMatrix, affine 3×4 (12, see EXT)
+export const S_HIT_RADIUS = 32;
+export const S_STIFFNESS = 33;
+export const S_GRAVITY_POWER = 34;
+export const S_GRAVITY_DIR = 35; // (3)
+export const S_DRAG = 38;
+export const S_COLLIDER_START = 39; // into the collider list
+export const S_COLLIDER_COUNT = 40;
+
+/** Floats per joint of the state: the tail and the previous tail (center space), the child's world position. */
+export const STATE = 9;
+export const T_TAIL = 0;
+export const T_PREV = 3;
+export const T_CHILD_WORLD = 6;
+
+/** Floats per joint of the output: bone.quaternion (4), bone.matrix and bone.matrixWorld (affine 3×4 each). */
+export const OUT = 28;
+export const O_QUATERNION = 0;
+export const O_LOCAL = 4;
+export const O_WORLD = 16;
+
+/**
+ * An affine matrix: three's column-major elements 0, 1, 2, 4, 5, 6, 8, 9, 10 (the linear part)
+ * and 12, 13, 14 (the translation); the fourth row is (0, 0, 0, 1).
+ */
+export const EXT = 12;
+
+/** Floats per inverse (ext slots that are centers): the affine inverse and, at 12, w = 1/its element 15 (see invert). */
+export const INV = 13;
+
+/** Floats per collider: its kind, inside flag, ext slot, radius, shape offset and tail (capsule) or normal (plane). */
+export const COLLIDER = 12;
+export const C_KIND = 0;
+export const C_INSIDE = 1;
+export const C_SLOT = 2;
+export const C_RADIUS = 3;
+export const C_OFFSET = 4;
+export const C_VECTOR = 7;
+export const KIND_SPHERE = 0;
+export const KIND_CAPSULE = 1;
+export const KIND_PLANE = 2;
+
+/** Floats per collider in world space for one step: the position, the capsule axis or plane normal, the axis's squared length. */
+export const COLLIDER_WORLD = 8;
+
+/** The arrays of a SpringBones in solver memory (see the layout above). */
+export interface SpringBoneArrays {
+  setup: FloatArray;
+  state: FloatArray;
+  out: FloatArray;
+  /** The ext slots' matrices at the end of the frame (parents outside the chains, centers, colliders, links). */
+  ext: FloatArray;
+  /** The same at the start of the frame (read when alpha < 1). */
+  extPrev: FloatArray;
+  /** The slots interpolated to the step's time (written when alpha < 1). */
+  extStep: FloatArray;
+  /** Inverses of the center slots (INV floats a slot, written for the slots in `centers`). */
+  extInv: FloatArray;
+  colliders: FloatArray;
+  colliderWorld: FloatArray;
+  /** Per joint, its colliders' indices from S_COLLIDER_START, in three-vrm's order (groups, then colliders). */
+  colliderList: FloatArray;
+  /** The ext slots that are centers. */
+  centers: FloatArray;
+}
+
+/**
+ * One step of `joints` joints (in order), with `slots` ext slots, `colliders` colliders and
+ * `centers` centers. dt ≤ 0 only recomputes the matrices (three-vrm returns before its step, but
+ * its manager has already updated the bone's matrices). alpha ∈ (0, 1]: the ext matrices at
+ * extPrev + alpha·(ext − extPrev) (a fixed step inside a frame), 1: ext as it is.
+ */
+export function springBonesStep(
+  a: SpringBoneArrays,
+  joints: number,
+  slots: number,
+  colliders: number,
+  centers: number,
+  dt: number,
+  alpha: number,
+): void {
+  let e = a.ext;
+  if (alpha < 1) {
+    for (let i = 0; i < EXT * slots; i++) a.extStep[i] = a.extPrev[i]! + alpha * (a.ext[i]! - a.extPrev[i]!);
+    e = a.extStep;
+  }
+  for (let k = 0; k < centers; k++) invert(e, EXT * a.centers[k]!, a.extInv, INV * a.centers[k]!);
+  for (let c = 0; c < colliders; c++) colliderToWorld(a.colliders, COLLIDER * c, e, a.colliderWorld, COLLIDER_WORLD * c);
+  for (let j = 0; j < joints; j++) jointStep(a, e, j, dt);
+}
+
+const P = new Float64Array(EXT); // the parent's world matrix
+const A = new Float64Array(INV); // P·L0, then its inverse
+const L = new Float64Array(EXT); // a local matrix
+const V = new Float64Array(3);
+const Q = new Float64Array(4);
+
+function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): void {
+  const s = a.setup,
+    t = a.state,
+    o = a.out;
+  const sj = SETUP * j,
+    tj = STATE * j,
+    oj = OUT * j;
+  parentMatrix(a, e, sj);
+  // bone.updateMatrix() with last step's quaternion: the tail length without a child reads it
+  const px = s[sj + S_POSITION]!,
+    py = s[sj + S_POSITION + 1]!,
+    pz = s[sj + S_POSITION + 2]!;
+  const x = P[0]! * px + P[3]! * py + P[6]! * pz + P[9]!;
+  const y = P[1]! * px + P[4]! * py + P[7]! * pz + P[10]!;
+  const z = P[2]! * px + P[5]! * py + P[8]! * pz + P[11]!;
+  if (dt <= 0) {
+    compose(s, sj, o[oj]!, o[oj + 1]!, o[oj + 2]!, o[oj + 3]!, o, oj + O_LOCAL);
+    multiplyAffine(P, 0, o, oj + O_LOCAL, o, oj + O_WORLD);
+    return;
+  }
+  // _calcWorldSpaceBoneLength
+  let length: number;
+  if (s[sj + S_HAS_CHILD]! !== 0) {
+    length = norm(x - t[tj + T_CHILD_WORLD]!, y - t[tj + T_CHILD_WORLD + 1]!, z - t[tj + T_CHILD_WORLD + 2]!);
+  } else {
+    // the 7 cm rule: initialLocalChildPosition through bone.matrixWorld = P·compose(p, q, s), q the last step's
+    compose(s, sj, o[oj]!, o[oj + 1]!, o[oj + 2]!, o[oj + 3]!, L, 0);
+    multiplyAffine(P, 0, L, 0, A, 0);
+    const cx = s[sj + S_CHILD]!,
+      cy = s[sj + S_CHILD + 1]!,
+      cz = s[sj + S_CHILD + 2]!;
+    length = norm(
+      x - (A[0]! * cx + A[3]! * cy + A[6]! * cz + A[9]!),
+      y - (A[1]! * cx + A[4]! * cy + A[7]! * cz + A[10]!),
+      z - (A[2]! * cx + A[5]! * cy + A[8]! * cz + A[11]!),
+    );
+  }
+  // worldSpaceBoneAxis: boneAxis.transformDirection(L0).transformDirection(P)
+  direction(s, sj + S_L0, s[sj + S_AXIS]!, s[sj + S_AXIS + 1]!, s[sj + S_AXIS + 2]!);
+  const l0x = V[0]!,
+    l0y = V[1]!,
+    l0z = V[2]!;
+  direction(P, 0, l0x, l0y, l0z);
+  const ax = V[0]!,
+    ay = V[1]!,
+    az = V[2]!;
+  // Verlet with drag, in center space, then to world space; stiffness and gravity in world space
+  const drag = 1 - s[sj + S_DRAG]!;
+  const cx = t[tj + T_TAIL]! + (t[tj + T_TAIL]! - t[tj + T_PREV]!) * drag;
+  const cy = t[tj + T_TAIL + 1]! + (t[tj + T_TAIL + 1]! - t[tj + T_PREV + 1]!) * drag;
+  const cz = t[tj + T_TAIL + 2]! + (t[tj + T_TAIL + 2]! - t[tj + T_PREV + 2]!) * drag;
+  const center = s[sj + S_CENTER]!;
+  let nx = cx,
+    ny = cy,
+    nz = cz;
+  if (center >= 0) {
+    const c = EXT * center;
+    nx = e[c]! * cx + e[c + 3]! * cy + e[c + 6]! * cz + e[c + 9]!;
+    ny = e[c + 1]! * cx + e[c + 4]! * cy + e[c + 7]! * cz + e[c + 10]!;
+    nz = e[c + 2]! * cx + e[c + 5]! * cy + e[c + 8]! * cz + e[c + 11]!;
+  }
+  const stiffness = s[sj + S_STIFFNESS]! * dt,
+    gravity = s[sj + S_GRAVITY_POWER]! * dt;
+  nx = nx + ax * stiffness + s[sj + S_GRAVITY_DIR]! * gravity;
+  ny = ny + ay * stiffness + s[sj + S_GRAVITY_DIR + 1]! * gravity;
+  nz = nz + az * stiffness + s[sj + S_GRAVITY_DIR + 2]! * gravity;
+  // the bone-length constraint, then the colliders (each pushes the tail out and restores the length)
+  V[0] = nx;
+  V[1] = ny;
+  V[2] = nz;
+  toLength(x, y, z, length);
+  const hit = s[sj + S_HIT_RADIUS]!;
+  const start = s[sj + S_COLLIDER_START]!,
+    end = start + s[sj + S_COLLIDER_COUNT]!;
+  for (let k = start; k < end; k++) {
+    const c = a.colliderList[k]!;
+    collide(a.colliders, COLLIDER * c, a.colliderWorld, COLLIDER_WORLD * c, hit, x, y, z, length);
+  }
+  nx = V[0]!;
+  ny = V[1]!;
+  nz = V[2]!;
+  // prevTail = currentTail; currentTail = C⁻¹·nextTail
+  t[tj + T_PREV] = t[tj + T_TAIL]!;
+  t[tj + T_PREV + 1] = t[tj + T_TAIL + 1]!;
+  t[tj + T_PREV + 2] = t[tj + T_TAIL + 2]!;
+  if (center >= 0) {
+    // Vector3.applyMatrix4 with the inverse: (M·x)·w, w = 1/(its fourth row·x) = 1/element 15
+    const c = INV * center,
+      i = a.extInv,
+      w = i[c + 12]!;
+    t[tj + T_TAIL] = (i[c]! * nx + i[c + 3]! * ny + i[c + 6]! * nz + i[c + 9]!) * w;
+    t[tj + T_TAIL + 1] = (i[c + 1]! * nx + i[c + 4]! * ny + i[c + 7]! * nz + i[c + 10]!) * w;
+    t[tj + T_TAIL + 2] = (i[c + 2]! * nx + i[c + 5]! * ny + i[c + 8]! * nz + i[c + 11]!) * w;
+  } else {
+    t[tj + T_TAIL] = nx;
+    t[tj + T_TAIL + 1] = ny;
+    t[tj + T_TAIL + 2] = nz;
+  }
+  // q = q0 · fromUnitVectors(axis, dir((P·L0)⁻¹·tail))
+  multiplyAffine(P, 0, s, sj + S_L0, A, 0);
+  invert(A, 0, A, 0);
+  const w = A[12]!;
+  let dx = (A[0]! * nx + A[3]! * ny + A[6]! * nz + A[9]!) * w;
+  let dy = (A[1]! * nx + A[4]! * ny + A[7]! * nz + A[10]!) * w;
+  let dz = (A[2]! * nx + A[5]! * ny + A[8]! * nz + A[11]!) * w;
+  const dl = 1 / (norm(dx, dy, dz) || 1);
+  dx *= dl;
+  dy *= dl;
+  dz *= dl;
+  fromUnitVectors(s[sj + S_AXIS]!, s[sj + S_AXIS + 1]!, s[sj + S_AXIS + 2]!, dx, dy, dz);
+  const q0x = s[sj + S_Q0]!,
+    q0y = s[sj + S_Q0 + 1]!,
+    q0z = s[sj + S_Q0 + 2]!,
+    q0w = s[sj + S_Q0 + 3]!;
+  const bx = Q[0]!,
+    by = Q[1]!,
+    bz = Q[2]!,
+    bw = Q[3]!;
+  const qx = q0x * bw + q0w * bx + q0y * bz - q0z * by;
+  const qy = q0y * bw + q0w * by + q0z * bx - q0x * bz;
+  const qz = q0z * bw + q0w * bz + q0x * by - q0y * bx;
+  const qw = q0w * bw - q0x * bx - q0y * by - q0z * bz;
+  o[oj] = qx;
+  o[oj + 1] = qy;
+  o[oj + 2] = qz;
+  o[oj + 3] = qw;
+  compose(s, sj, qx, qy, qz, qw, o, oj + O_LOCAL);
+  multiplyAffine(P, 0, o, oj + O_LOCAL, o, oj + O_WORLD);
+  if (s[sj + S_HAS_CHILD]! !== 0) {
+    const w = oj + O_WORLD,
+      cx2 = s[sj + S_CHILD]!,
+      cy2 = s[sj + S_CHILD + 1]!,
+      cz2 = s[sj + S_CHILD + 2]!;
+    t[tj + T_CHILD_WORLD] = o[w]! * cx2 + o[w + 3]! * cy2 + o[w + 6]! * cz2 + o[w + 9]!;
+    t[tj + T_CHILD_WORLD + 1] = o[w + 1]! * cx2 + o[w + 4]! * cy2 + o[w + 7]! * cz2 + o[w + 10]!;
+    t[tj + T_CHILD_WORLD + 2] = o[w + 2]! * cx2 + o[w + 5]! * cy2 + o[w + 8]! * cz2 + o[w + 11]!;
+  }
+}
+
+/** P = W[parent joint] · E[parent slot] (either may be absent: I). */
+function parentMatrix(a: SpringBoneArrays, e: FloatArray, sj: number): void {
+  const pj = a.setup[sj + S_PARENT_JOINT]!,
+    ps = a.setup[sj + S_PARENT_SLOT]!;
+  if (pj >= 0 && ps >= 0) multiplyAffine(a.out, OUT * pj + O_WORLD, e, EXT * ps, P, 0);
+  else if (pj >= 0) for (let i = 0; i < EXT; i++) P[i] = a.out[OUT * pj + O_WORLD + i]!;
+  else if (ps >= 0) for (let i = 0; i < EXT; i++) P[i] = e[EXT * ps + i]!;
+  else for (let i = 0; i < EXT; i++) P[i] = i === 0 || i === 4 || i === 8 ? 1 : 0;
+}
+
+/** V = (vx, vy, vz).transformDirection(m): the linear part applied, normalized (length || 1). */
+function direction(m: FloatArray, i: number, vx: number, vy: number, vz: number): void {
+  const x = m[i]! * vx + m[i + 3]! * vy + m[i + 6]! * vz;
+  const y = m[i + 1]! * vx + m[i + 4]! * vy + m[i + 7]! * vz;
+  const z = m[i + 2]! * vx + m[i + 5]! * vy + m[i + 8]! * vz;
+  const r = 1 / (norm(x, y, z) || 1); // Vector3.normalize multiplies by 1/length
+  V[0] = x * r;
+  V[1] = y * r;
+  V[2] = z * r;
+}
+
+/** V = x + ℓ·(V − x)/|V − x| (Vector3 sub, normalize, multiplyScalar, add). */
+function toLength(x: number, y: number, z: number, length: number): void {
+  let dx = V[0]! - x,
+    dy = V[1]! - y,
+    dz = V[2]! - z;
+  const r = 1 / (norm(dx, dy, dz) || 1);
+  dx *= r;
+  dy *= r;
+  dz *= r;
+  V[0] = dx * length + x;
+  V[1] = dy * length + y;
+  V[2] = dz * length + z;
+}
+
+/**
+ * One collider against the tail V (VRMSpringBoneJoint._collision with the shapes'
+ * calculateCollision): when it penetrates, the tail is pushed out along the collider's direction
+ * and put back at the bone's length. A tail exactly at a sphere's or capsule's centre divides by
+ * zero, as three-vrm does.
+ */
+function collide(cs: FloatArray, c: number, cw: FloatArray, w: number, hit: number, x: number, y: number, z: number, length: number): void {
+  const kind = cs[c + C_KIND]!;
+  let tx = V[0]! - cw[w]!,
+    ty = V[1]! - cw[w + 1]!,
+    tz = V[2]! - cw[w + 2]!;
+  let distance: number;
+  if (kind === KIND_PLANE) {
+    const nx = cw[w + 3]!,
+      ny = cw[w + 4]!,
+      nz = cw[w + 5]!;
+    distance = tx * nx + ty * ny + tz * nz - hit;
+    tx = nx;
+    ty = ny;
+    tz = nz;
+  } else {
+    if (kind === KIND_CAPSULE) {
+      const bx = cw[w + 3]!,
+        by = cw[w + 4]!,
+        bz = cw[w + 5]!,
+        lengthSq = cw[w + 6]!;
+      const dot = bx * tx + by * ty + bz * tz;
+      if (dot <= 0) {
+        // the head's sphere
+      } else if (lengthSq <= dot) {
+        tx -= bx;
+        ty -= by;
+        tz -= bz;
+      } else {
+        const f = dot / lengthSq;
+        tx -= bx * f;
+        ty -= by * f;
+        tz -= bz * f;
+      }
+    }
+    const l = norm(tx, ty, tz);
+    const radius = cs[c + C_RADIUS]!;
+    const inside = cs[c + C_INSIDE]! !== 0;
+    distance = inside ? radius - hit - l : l - hit - radius;
+    if (distance < 0) {
+      const f = inside ? -1 / l : 1 / l;
+      tx *= f;
+      ty *= f;
+      tz *= f;
+    }
+  }
+  if (distance < 0) {
+    V[0] = V[0]! + tx * -distance;
+    V[1] = V[1]! + ty * -distance;
+    V[2] = V[2]! + tz * -distance;
+    const dx = V[0]! - x,
+      dy = V[1]! - y,
+      dz = V[2]! - z;
+    const f = length / norm(dx, dy, dz);
+    V[0] = dx * f + x;
+    V[1] = dy * f + y;
+    V[2] = dz * f + z;
+  }
+}
+
+/**
+ * A collider's shape in world space for this step, from its object's matrixWorld M (ext slot):
+ * position M·offset; capsule axis M·tail − M·offset; plane normal dir(normalMatrix(M)·n).
+ */
+function colliderToWorld(cs: FloatArray, c: number, e: FloatArray, cw: FloatArray, w: number): void {
+  const m = EXT * cs[c + C_SLOT]!;
+  const ox = cs[c + C_OFFSET]!,
+    oy = cs[c + C_OFFSET + 1]!,
+    oz = cs[c + C_OFFSET + 2]!;
+  cw[w] = e[m]! * ox + e[m + 3]! * oy + e[m + 6]! * oz + e[m + 9]!;
+  cw[w + 1] = e[m + 1]! * ox + e[m + 4]! * oy + e[m + 7]! * oz + e[m + 10]!;
+  cw[w + 2] = e[m + 2]! * ox + e[m + 5]! * oy + e[m + 8]! * oz + e[m + 11]!;
+  const kind = cs[c + C_KIND]!;
+  const vx = cs[c + C_VECTOR]!,
+    vy = cs[c + C_VECTOR + 1]!,
+    vz = cs[c + C_VECTOR + 2]!;
+  if (kind === KIND_CAPSULE) {
+    // as three-vrm: (tail − offset) through the collider matrix (whose translation is M·offset), minus M·offset
+    const dx = vx - ox,
+      dy = vy - oy,
+      dz = vz - oz;
+    const bx = e[m]! * dx + e[m + 3]! * dy + e[m + 6]! * dz + cw[w]! - cw[w]!;
+    const by = e[m + 1]! * dx + e[m + 4]! * dy + e[m + 7]! * dz + cw[w + 1]! - cw[w + 1]!;
+    const bz = e[m + 2]! * dx + e[m + 5]! * dy + e[m + 8]! * dz + cw[w + 2]! - cw[w + 2]!;
+    cw[w + 3] = bx;
+    cw[w + 4] = by;
+    cw[w + 5] = bz;
+    cw[w + 6] = bx * bx + by * by + bz * bz;
+  } else if (kind === KIND_PLANE) {
+    // the normal matrix is the inverse transpose of the linear part: its rows are the inverse's columns
+    invert3(e, m, A);
+    const nx = A[0]! * vx + A[1]! * vy + A[2]! * vz;
+    const ny = A[3]! * vx + A[4]! * vy + A[5]! * vz;
+    const nz = A[6]! * vx + A[7]! * vy + A[8]! * vz;
+    // applyNormalMatrix normalizes, and three-vrm normalizes again
+    const r = 1 / (norm(nx, ny, nz) || 1);
+    const ux = nx * r,
+      uy = ny * r,
+      uz = nz * r;
+    const r2 = 1 / (norm(ux, uy, uz) || 1);
+    cw[w + 3] = ux * r2;
+    cw[w + 4] = uy * r2;
+    cw[w + 5] = uz * r2;
+    cw[w + 6] = 0;
+  } else {
+    cw[w + 3] = 0;
+    cw[w + 4] = 0;
+    cw[w + 5] = 0;
+    cw[w + 6] = 0;
+  }
+  cw[w + 7] = 0;
+}
+
+/** out[o…] = a[i…]·b[k…] (affine 3×4 each; out may not be a or b). */
+function multiplyAffine(a: FloatArray, i: number, b: FloatArray, k: number, out: FloatArray, o: number): void {
+  const a0 = a[i]!,
+    a1 = a[i + 1]!,
+    a2 = a[i + 2]!,
+    a3 = a[i + 3]!,
+    a4 = a[i + 4]!,
+    a5 = a[i + 5]!,
+    a6 = a[i + 6]!,
+    a7 = a[i + 7]!,
+    a8 = a[i + 8]!;
+  for (let col = 0; col < 4; col++) {
+    const bx = b[k + 3 * col]!,
+      by = b[k + 3 * col + 1]!,
+      bz = b[k + 3 * col + 2]!;
+    const t = col === 3 ? 1 : 0;
+    out[o + 3 * col] = a0 * bx + a3 * by + a6 * bz + t * a[i + 9]!;
+    out[o + 3 * col + 1] = a1 * bx + a4 * by + a7 * bz + t * a[i + 10]!;
+    out[o + 3 * col + 2] = a2 * bx + a5 * by + a8 * bz + t * a[i + 11]!;
+  }
+}
+
+/**
+ * out[o…] = m[i…]⁻¹ as three's Matrix4.invert computes it for an affine matrix (its products with
+ * the fourth row's zeros dropped: they add ±0), and out[o + 12] = 1/element 15 of that inverse,
+ * the w of Vector3.applyMatrix4 (element 15 need not round to 1). out may be m. A singular matrix
+ * gives zeros and w = ∞, as three's does.
+ */
+function invert(m: FloatArray, i: number, out: FloatArray, o: number): void {
+  const n11 = m[i]!,
+    n21 = m[i + 1]!,
+    n31 = m[i + 2]!,
+    n12 = m[i + 3]!,
+    n22 = m[i + 4]!,
+    n32 = m[i + 5]!,
+    n13 = m[i + 6]!,
+    n23 = m[i + 7]!,
+    n33 = m[i + 8]!,
+    n14 = m[i + 9]!,
+    n24 = m[i + 10]!,
+    n34 = m[i + 11]!;
+  const t1 = n11 * n22 - n21 * n12,
+    t2 = n11 * n32 - n31 * n12,
+    t4 = n21 * n32 - n31 * n22,
+    t7 = n13 * n24 - n23 * n14,
+    t8 = n13 * n34 - n33 * n14,
+    t10 = n23 * n34 - n33 * n24;
+  const det = t1 * n33 - t2 * n23 + t4 * n13;
+  if (det === 0) {
+    for (let k = 0; k < 12; k++) out[o + k] = 0;
+    out[o + 12] = Number.POSITIVE_INFINITY;
+    return;
+  }
+  const s = 1 / det;
+  out[o] = (n22 * n33 - n32 * n23) * s;
+  out[o + 1] = (n31 * n23 - n21 * n33) * s;
+  out[o + 2] = t4 * s;
+  out[o + 3] = (n32 * n13 - n12 * n33) * s;
+  out[o + 4] = (n11 * n33 - n31 * n13) * s;
+  out[o + 5] = -t2 * s;
+  out[o + 6] = (n12 * n23 - n22 * n13) * s;
+  out[o + 7] = (n21 * n13 - n11 * n23) * s;
+  out[o + 8] = t1 * s;
+  out[o + 9] = (n22 * t8 - n12 * t10 - n32 * t7) * s;
+  out[o + 10] = (n11 * t10 - n21 * t8 + n31 * t7) * s;
+  out[o + 11] = (n24 * t2 - n14 * t4 - n34 * t1) * s;
+  out[o + 12] = 1 / ((n13 * t4 - n23 * t2 + n33 * t1) * s);
+}
+
+/** out[0…8] = the inverse of m[i…]'s linear part as three's Matrix3.invert computes it (zeros when singular). */
+function invert3(m: FloatArray, i: number, out: FloatArray): void {
+  const n11 = m[i]!,
+    n21 = m[i + 1]!,
+    n31 = m[i + 2]!,
+    n12 = m[i + 3]!,
+    n22 = m[i + 4]!,
+    n32 = m[i + 5]!,
+    n13 = m[i + 6]!,
+    n23 = m[i + 7]!,
+    n33 = m[i + 8]!;
+  const t11 = n33 * n22 - n32 * n23,
+    t12 = n32 * n13 - n33 * n12,
+    t13 = n23 * n12 - n22 * n13;
+  const det = n11 * t11 + n21 * t12 + n31 * t13;
+  const s = det === 0 ? 0 : 1 / det;
+  out[0] = t11 * s;
+  out[1] = (n31 * n23 - n33 * n21) * s;
+  out[2] = (n32 * n21 - n31 * n22) * s;
+  out[3] = t12 * s;
+  out[4] = (n33 * n11 - n31 * n13) * s;
+  out[5] = (n31 * n12 - n32 * n11) * s;
+  out[6] = t13 * s;
+  out[7] = (n21 * n13 - n23 * n11) * s;
+  out[8] = (n22 * n11 - n21 * n12) * s;
+}
+
+/** Q = Quaternion.setFromUnitVectors(from, to) (three.js r187, normalized). */
+function fromUnitVectors(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
+  let r = fx * tx + fy * ty + fz * tz + 1;
+  let x: number, y: number, z: number;
+  if (r < 1e-8) {
+    r = 0;
+    if (Math.abs(fx) > Math.abs(fz)) {
+      x = -fy;
+      y = fx;
+      z = 0;
+    } else {
+      x = 0;
+      y = -fz;
+      z = fy;
+    }
+  } else {
+    x = fy * tz - fz * ty;
+    y = fz * tx - fx * tz;
+    z = fx * ty - fy * tx;
+  }
+  const l = Math.sqrt(x * x + y * y + z * z + r * r);
+  if (l === 0) {
+    Q[0] = 0;
+    Q[1] = 0;
+    Q[2] = 0;
+    Q[3] = 1;
+  } else {
+    const k = 1 / l;
+    Q[0] = x * k;
+    Q[1] = y * k;
+    Q[2] = z * k;
+    Q[3] = r * k;
+  }
+}
+
+/** out[o…] = Matrix4.compose(position, q, scale) of joint sj, affine 3×4. */
+function compose(s: FloatArray, sj: number, x: number, y: number, z: number, w: number, out: FloatArray, o: number): void {
+  const sx = s[sj + S_SCALE]!,
+    sy = s[sj + S_SCALE + 1]!,
+    sz = s[sj + S_SCALE + 2]!;
+  const x2 = x + x,
+    y2 = y + y,
+    z2 = z + z;
+  const xx = x * x2,
+    xy = x * y2,
+    xz = x * z2,
+    yy = y * y2,
+    yz = y * z2,
+    zz = z * z2,
+    wx = w * x2,
+    wy = w * y2,
+    wz = w * z2;
+  out[o] = (1 - (yy + zz)) * sx;
+  out[o + 1] = (xy + wz) * sx;
+  out[o + 2] = (xz - wy) * sx;
+  out[o + 3] = (xy - wz) * sy;
+  out[o + 4] = (1 - (xx + zz)) * sy;
+  out[o + 5] = (yz + wx) * sy;
+  out[o + 6] = (xz + wy) * sz;
+  out[o + 7] = (yz - wx) * sz;
+  out[o + 8] = (1 - (xx + yy)) * sz;
+  out[o + 9] = s[sj + S_POSITION]!;
+  out[o + 10] = s[sj + S_POSITION + 1]!;
+  out[o + 11] = s[sj + S_POSITION + 2]!;
+}
+
+/** |(x, y, z)| as three's Vector3.length (Math.hypot rounds differently). */
+function norm(x: number, y: number, z: number): number {
+  return Math.sqrt(x * x + y * y + z * z);
+}

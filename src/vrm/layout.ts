@@ -1,0 +1,369 @@
+/**
+ * Reading three-vrm spring-bone managers into the flat layout of the spring-bone kernel
+ * (src/reference/spring-bones.ts): which joint is whose parent, the order (parents first), the
+ * ext slots (matrices read from three.js every frame), the colliders, and the objects to keep
+ * current before and after the kernel. Everything is checked here, so that a bad setting or an
+ * unsupported hierarchy throws before anything is attached or written.
+ */
+import type { Object3D } from 'three';
+import type {
+  SpringBoneCollider as VRMSpringBoneCollider,
+  SpringBoneJoint as VRMSpringBoneJoint,
+  SpringBoneManager as VRMSpringBoneManager,
+} from './types.js';
+import { describe, show } from '../core/validate.js';
+import {
+  COLLIDER,
+  C_INSIDE,
+  C_KIND,
+  C_OFFSET,
+  C_RADIUS,
+  C_SLOT,
+  C_VECTOR,
+  KIND_CAPSULE,
+  KIND_PLANE,
+  KIND_SPHERE,
+  SETUP,
+  S_AXIS,
+  S_CENTER,
+  S_CHILD,
+  S_COLLIDER_COUNT,
+  S_COLLIDER_START,
+  S_DRAG,
+  S_GRAVITY_DIR,
+  S_GRAVITY_POWER,
+  S_HAS_CHILD,
+  S_HIT_RADIUS,
+  S_L0,
+  S_PARENT_JOINT,
+  S_PARENT_SLOT,
+  S_POSITION,
+  S_Q0,
+  S_SCALE,
+  S_STIFFNESS,
+} from '../reference/spring-bones.js';
+
+/** What SpringBones reads of a joint besides its public fields: the state three-vrm keeps privately (3.5.x). */
+export interface JointInternals {
+  _currentTail: { x: number; y: number; z: number };
+  _prevTail: { x: number; y: number; z: number };
+  _boneAxis: { x: number; y: number; z: number };
+  _initialLocalMatrix: { elements: number[] };
+  _initialLocalRotation: { x: number; y: number; z: number; w: number };
+}
+
+/** An ext slot: a matrixWorld read every frame, or the product of the local matrices between a joint's bone and another joint's. */
+export type Slot = { kind: 'world'; object: Object3D } | { kind: 'link'; objects: Object3D[] };
+
+/** A joint in kernel order, with what the frame loop needs of it. */
+export interface LaidJoint {
+  joint: VRMSpringBoneJoint;
+  manager: VRMSpringBoneManager;
+  /** bone.parent when laid out: a different parent at update time means the bone was moved or removed. */
+  parent: Object3D | null;
+}
+
+export interface Layout {
+  joints: LaidJoint[];
+  slots: Slot[];
+  colliders: VRMSpringBoneCollider[];
+  /** The slot of each center. */
+  centers: number[];
+  /** Per joint (kernel order), SETUP floats. */
+  setup: Float64Array;
+  /** Collider indices, per joint from its S_COLLIDER_START. */
+  colliderList: number[];
+  /** Per collider, COLLIDER floats. */
+  colliderSetup: Float64Array;
+  /** Objects whose matrixWorld must be current before the kernel reads the slots, parents first. */
+  before: Object3D[];
+  /** Non-joint descendants of joint bones (not below another joint's bone), updated after the joints as three-vrm does. */
+  after: Object3D[];
+  /** Joints whose child is not a child of their bone: the child's matrixWorld is read every frame. */
+  looseChildren: { index: number; child: Object3D }[];
+}
+
+/** The label of joint `k` of manager `m` in an error message. */
+function jointName(m: number, k: number, joint: VRMSpringBoneJoint): string {
+  const name = joint.bone?.name;
+  return `manager ${m}, joint ${k}${name ? ` (bone "${name}")` : ''}`;
+}
+
+function finite(method: string, where: string, name: string, value: unknown): number {
+  if (typeof value !== 'number') throw new TypeError(`${method}: ${where}: ${name} must be a number, got ${describe(value)}`);
+  if (!Number.isFinite(value)) throw new RangeError(`${method}: ${where}: ${name} is ${show(value)}; it must be finite`);
+  return value;
+}
+
+function atLeastZero(method: string, where: string, name: string, value: unknown): number {
+  const v = finite(method, where, name, value);
+  if (v < 0) throw new RangeError(`${method}: ${where}: ${name} is ${show(v)}; it must be ≥ 0`);
+  return v;
+}
+
+function vector(method: string, where: string, name: string, v: unknown): [number, number, number] {
+  if (typeof v !== 'object' || v === null) throw new TypeError(`${method}: ${where}: ${name} must be a Vector3, got ${describe(v)}`);
+  const { x, y, z } = v as { x: unknown; y: unknown; z: unknown };
+  return [finite(method, where, `${name}.x`, x), finite(method, where, `${name}.y`, y), finite(method, where, `${name}.z`, z)];
+}
+
+function isObject3D(value: unknown): value is Object3D {
+  return typeof value === 'object' && value !== null && (value as { isObject3D?: boolean }).isObject3D === true;
+}
+
+/** The nearest ancestor of `object` (itself included when `self`) that is a joint's bone, or null. */
+function jointAncestor(object: Object3D | null, bones: Map<Object3D, number>, self: boolean): Object3D | null {
+  let node = self ? object : (object?.parent ?? null);
+  while (node !== null && !bones.has(node)) node = node.parent;
+  return node;
+}
+
+/**
+ * The layout of every joint of `managers` (method: the name errors start with). Joints are
+ * ordered by depth (the number of joint bones above theirs, a later joint on the same bone one
+ * deeper), then by manager and by three-vrm's own insertion order: every joint after the joints
+ * it reads.
+ */
+export function layOut(method: string, managers: readonly VRMSpringBoneManager[]): Layout {
+  // every joint bone, mapped to the last joint driving it (whose output is the bone's final matrix)
+  const entries: { joint: VRMSpringBoneJoint; manager: VRMSpringBoneManager; m: number; k: number; depth: number }[] = [];
+  const boneIndex = new Map<Object3D, number>();
+  managers.forEach((manager, m) => {
+    let k = 0;
+    for (const joint of manager.joints) {
+      const where = jointName(m, k, joint);
+      if (!isObject3D(joint.bone)) throw new TypeError(`${method}: ${where}: bone must be an Object3D, got ${describe(joint.bone)}`);
+      if (joint.child !== null && !isObject3D(joint.child)) {
+        throw new TypeError(`${method}: ${where}: child must be an Object3D or null, got ${describe(joint.child)}`);
+      }
+      if (joint.bone.parent === null) {
+        throw new RangeError(`${method}: ${where}: the bone has no parent (it is not in a scene)`);
+      }
+      boneIndex.set(joint.bone, entries.length);
+      entries.push({ joint, manager, m, k, depth: -1 });
+      k++;
+    }
+  });
+  // depth: one more than the joint on the nearest joint bone above, and than an earlier joint on the same bone
+  const previousOnBone = new Map<Object3D, number>();
+  const previous = entries.map((entry, i) => {
+    const p = previousOnBone.get(entry.joint.bone);
+    previousOnBone.set(entry.joint.bone, i);
+    return p;
+  });
+  const depth = (i: number): number => {
+    const entry = entries[i]!;
+    if (entry.depth >= 0) return entry.depth;
+    const above = jointAncestor(entry.joint.bone, boneIndex, false);
+    const p = previous[i];
+    entry.depth = Math.max(above === null ? 0 : depth(boneIndex.get(above)!) + 1, p === undefined ? 0 : depth(p) + 1);
+    return entry.depth;
+  };
+  entries.forEach((_, i) => depth(i));
+  const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.depth - entries[b]!.depth || a - b);
+  const position = new Map<number, number>(order.map((entry, i) => [entry, i]));
+
+  const slots: Slot[] = [];
+  const worldSlot = new Map<Object3D, number>();
+  const slotOf = (object: Object3D): number => {
+    let s = worldSlot.get(object);
+    if (s === undefined) {
+      s = slots.length;
+      slots.push({ kind: 'world', object });
+      worldSlot.set(object, s);
+    }
+    return s;
+  };
+  const colliders: VRMSpringBoneCollider[] = [];
+  const colliderIndex = new Map<VRMSpringBoneCollider, number>();
+  const colliderSetup: number[] = [];
+  const centers: number[] = [];
+  const colliderList: number[] = [];
+  const setup = new Float64Array(SETUP * entries.length);
+  const looseChildren: { index: number; child: Object3D }[] = [];
+
+  order.forEach((e, j) => {
+    const { joint, m, k } = entries[e]!;
+    const where = jointName(m, k, joint);
+    const internals = joint as unknown as JointInternals;
+    const s = SETUP * j;
+    const bone = joint.bone;
+    // the parent: the last joint on the nearest joint bone above, times the locals in between; or the bone's parent's matrixWorld
+    const above = jointAncestor(bone, boneIndex, false);
+    if (above === null) {
+      setup[s + S_PARENT_JOINT] = -1;
+      setup[s + S_PARENT_SLOT] = bone.parent === null ? -1 : slotOf(bone.parent);
+    } else {
+      setup[s + S_PARENT_JOINT] = position.get(boneIndex.get(above)!)!;
+      const between: Object3D[] = [];
+      for (let node = bone.parent; node !== above; node = node!.parent) between.unshift(node!);
+      setup[s + S_PARENT_SLOT] = between.length === 0 ? -1 : slots.push({ kind: 'link', objects: between }) - 1;
+    }
+    // center
+    const center = joint.center;
+    if (center === null || center === undefined) setup[s + S_CENTER] = -1;
+    else {
+      if (!isObject3D(center)) throw new TypeError(`${method}: ${where}: center must be an Object3D or null, got ${describe(center)}`);
+      if (jointAncestor(center, boneIndex, true) !== null) {
+        throw new RangeError(
+          `${method}: ${where}: its center is a spring joint's bone or below one; SpringBones needs centers outside the chains`,
+        );
+      }
+      const slot = slotOf(center);
+      if (!centers.includes(slot)) centers.push(slot);
+      setup[s + S_CENTER] = slot;
+    }
+    // the tail
+    const child = joint.child;
+    setup[s + S_HAS_CHILD] = child ? 1 : 0;
+    if (child && child.parent !== bone) looseChildren.push({ index: j, child });
+    setup.set(vector(method, where, 'bone.position', bone.position), s + S_POSITION);
+    setup.set(vector(method, where, 'bone.scale', bone.scale), s + S_SCALE);
+    const c = vector(method, where, 'initialLocalChildPosition', joint.initialLocalChildPosition);
+    if (c[0] === 0 && c[1] === 0 && c[2] === 0) {
+      throw new RangeError(`${method}: ${where}: the bone has zero length (its child is at its origin, or setInitState was not called)`);
+    }
+    setup.set(c, s + S_CHILD);
+    setup.set(vector(method, where, '_boneAxis', internals._boneAxis), s + S_AXIS);
+    const q0 = internals._initialLocalRotation;
+    setup.set(
+      [
+        finite(method, where, '_initialLocalRotation.x', q0.x),
+        finite(method, where, '_initialLocalRotation.y', q0.y),
+        finite(method, where, '_initialLocalRotation.z', q0.z),
+        finite(method, where, '_initialLocalRotation.w', q0.w),
+      ],
+      s + S_Q0,
+    );
+    const l0 = internals._initialLocalMatrix.elements;
+    AFFINE.forEach((element, i) => {
+      setup[s + S_L0 + i] = finite(method, where, `_initialLocalMatrix.elements[${element}]`, l0[element]);
+    });
+    // settings
+    const settings = joint.settings;
+    if (typeof settings !== 'object' || settings === null)
+      throw new TypeError(`${method}: ${where}: settings must be an object, got ${describe(settings)}`);
+    setup[s + S_HIT_RADIUS] = atLeastZero(method, where, 'settings.hitRadius', settings.hitRadius);
+    setup[s + S_STIFFNESS] = atLeastZero(method, where, 'settings.stiffness', settings.stiffness);
+    setup[s + S_GRAVITY_POWER] = atLeastZero(method, where, 'settings.gravityPower', settings.gravityPower);
+    setup.set(vector(method, where, 'settings.gravityDir', settings.gravityDir), s + S_GRAVITY_DIR);
+    const drag = finite(method, where, 'settings.dragForce', settings.dragForce);
+    if (drag < 0 || drag > 1) throw new RangeError(`${method}: ${where}: settings.dragForce is ${show(drag)}; it must be in [0, 1]`);
+    setup[s + S_DRAG] = drag;
+    // colliders, in three-vrm's order: groups, then each group's colliders
+    setup[s + S_COLLIDER_START] = colliderList.length;
+    const groups = joint.colliderGroups;
+    if (!Array.isArray(groups as unknown))
+      throw new TypeError(`${method}: ${where}: colliderGroups must be an Array, got ${describe(groups)}`);
+    groups.forEach((group, g) => {
+      if (!Array.isArray(group?.colliders as unknown)) {
+        throw new TypeError(`${method}: ${where}: colliderGroups[${g}].colliders must be an Array, got ${describe(group?.colliders)}`);
+      }
+      group.colliders.forEach((collider, i) => {
+        let index = colliderIndex.get(collider);
+        if (index === undefined) {
+          const name = `colliderGroups[${g}].colliders[${i}]`;
+          index = colliders.length;
+          colliderSetup.push(...colliderFloats(method, where, name, collider, boneIndex, slotOf));
+          colliders.push(collider);
+          colliderIndex.set(collider, index);
+        }
+        colliderList.push(index);
+      });
+    });
+    setup[s + S_COLLIDER_COUNT] = colliderList.length - setup[s + S_COLLIDER_START]!;
+  });
+
+  const joints = order.map((e) => ({ joint: entries[e]!.joint, manager: entries[e]!.manager, parent: entries[e]!.joint.bone.parent }));
+  return {
+    joints,
+    slots,
+    colliders,
+    centers,
+    setup,
+    colliderList,
+    colliderSetup: Float64Array.from(colliderSetup),
+    before: objectsBefore(slots),
+    after: objectsAfter(joints, boneIndex),
+    looseChildren,
+  };
+}
+
+/** The elements of three's column-major 4×4 that the affine 3×4 layout keeps. */
+export const AFFINE = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14] as const;
+
+/** A collider's COLLIDER floats, checked. */
+function colliderFloats(
+  method: string,
+  where: string,
+  name: string,
+  collider: VRMSpringBoneCollider,
+  bones: Map<Object3D, number>,
+  slotOf: (object: Object3D) => number,
+): number[] {
+  if (!isObject3D(collider)) throw new TypeError(`${method}: ${where}: ${name} must be a VRMSpringBoneCollider, got ${describe(collider)}`);
+  if (jointAncestor(collider, bones, false) !== null) {
+    throw new RangeError(
+      `${method}: ${where}: ${name} is attached below a spring joint's bone; SpringBones needs colliders outside the chains`,
+    );
+  }
+  const shape = collider.shape as unknown as {
+    type: string;
+    offset: unknown;
+    radius?: unknown;
+    inside?: unknown;
+    tail?: unknown;
+    normal?: unknown;
+  };
+  const floats = new Array<number>(COLLIDER).fill(0);
+  floats[C_SLOT] = slotOf(collider);
+  floats.splice(C_OFFSET, 3, ...(shape?.offset === undefined ? [0, 0, 0] : vector(method, where, `${name}.shape.offset`, shape.offset)));
+  const type = shape?.type;
+  if (type === 'sphere' || type === 'capsule') {
+    floats[C_KIND] = type === 'sphere' ? KIND_SPHERE : KIND_CAPSULE;
+    floats[C_RADIUS] = atLeastZero(method, where, `${name}.shape.radius`, shape.radius);
+    floats[C_INSIDE] = shape.inside === true ? 1 : 0;
+    if (type === 'capsule') floats.splice(C_VECTOR, 3, ...vector(method, where, `${name}.shape.tail`, shape.tail));
+  } else if (type === 'plane') {
+    floats[C_KIND] = KIND_PLANE;
+    const n = vector(method, where, `${name}.shape.normal`, shape.normal);
+    if (n[0] === 0 && n[1] === 0 && n[2] === 0) throw new RangeError(`${method}: ${where}: ${name}.shape.normal is the zero vector`);
+    floats.splice(C_VECTOR, 3, ...n);
+  } else {
+    throw new TypeError(`${method}: ${where}: ${name}.shape.type is ${describe(type)}; it must be 'sphere', 'capsule' or 'plane'`);
+  }
+  return floats;
+}
+
+/** The world slots' objects and all their ancestors, each once, parents first. */
+function objectsBefore(slots: readonly Slot[]): Object3D[] {
+  const depth = new Map<Object3D, number>();
+  const visit = (object: Object3D): number => {
+    const known = depth.get(object);
+    if (known !== undefined) return known;
+    const d = object.parent === null ? 0 : visit(object.parent) + 1;
+    depth.set(object, d);
+    return d;
+  };
+  for (const slot of slots) if (slot.kind === 'world') visit(slot.object);
+  return [...depth.keys()].sort((a, b) => depth.get(a)! - depth.get(b)!);
+}
+
+/** three-vrm's _relevantChildrenUpdated walk below every joint bone (stopping at joint bones), in joint order. */
+function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>): Object3D[] {
+  const out: Object3D[] = [];
+  const seen = new Set<Object3D>();
+  const walk = (object: Object3D): void => {
+    for (const child of object.children) {
+      if (bones.has(child)) continue;
+      out.push(child);
+      walk(child);
+    }
+  };
+  for (const { joint } of joints) {
+    if (seen.has(joint.bone)) continue;
+    seen.add(joint.bone);
+    walk(joint.bone);
+  }
+  return out;
+}

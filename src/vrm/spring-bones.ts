@@ -1,0 +1,508 @@
+/**
+ * SpringBones: every joint of every attached three-vrm spring-bone manager in one kernel call a
+ * frame, with the results three-vrm's own VRMSpringBoneManager.update would give (see
+ * src/reference/spring-bones.ts for the algorithm and src/vrm/layout.ts for how managers are read).
+ */
+import type { SpringBoneManager as VRMSpringBoneManager } from './types.js';
+import { SolverBase, type Solver } from '../api/solver.js';
+import { springBoneStep } from '../api/spring-bone-kernel.js';
+import { describe, show } from '../core/validate.js';
+import { MAX_SUBSTEPS } from '../core/limits.js';
+import { setRotation } from '../three/object-writes.js';
+import {
+  COLLIDER,
+  COLLIDER_WORLD,
+  EXT,
+  INV,
+  OUT,
+  O_LOCAL,
+  O_WORLD,
+  SETUP,
+  STATE,
+  T_CHILD_WORLD,
+  T_PREV,
+  T_TAIL,
+} from '../reference/spring-bones.js';
+import type { SpringBoneArrays } from '../reference/spring-bones.js';
+import { AFFINE, layOut, type JointInternals, type Layout } from './layout.js';
+
+export interface SpringBonesOptions {
+  /**
+   * Seconds per simulation step, or undefined (the default): one step per update with the
+   * frame's dt, exactly as three-vrm. three-vrm applies its drag once per frame, so hair moves
+   * differently at 30, 60 and 144 Hz; with a fixed step (e.g. 1/60) every update runs as many
+   * whole steps as the time allows, each with the animated parents, centers and colliders
+   * interpolated (element-wise, between the previous and this update's matrices) to the step's
+   * time, and the motion is the same at any display rate. The cost: the bones show the last
+   * whole step's rotations, placed on this frame's parents, so they lag by up to one step.
+   */
+  fixedStep?: number;
+  /**
+   * With `fixedStep`: the most steps one update runs (default 8). Time beyond them (a frame
+   * after the tab was hidden, say) is dropped, so an update's time stays bounded.
+   */
+  maxSteps?: number;
+}
+
+/** Which SpringBones each manager is attached to (a manager may be attached to one at a time). */
+const attachedTo = new WeakMap<VRMSpringBoneManager, SpringBones>();
+
+/** The methods SpringBones replaces on an attached manager, and how to give them back. */
+interface Takeover {
+  update: VRMSpringBoneManager['update'];
+  reset: VRMSpringBoneManager['reset'];
+  setInitState: VRMSpringBoneManager['setInitState'];
+  /** Which of them were the manager's own properties (restored as such; the others are deleted). */
+  own: { update: boolean; reset: boolean; setInitState: boolean };
+}
+
+const ARRAY_NAMES = [
+  'setup',
+  'state',
+  'out',
+  'ext',
+  'extPrev',
+  'extStep',
+  'extInv',
+  'colliders',
+  'colliderWorld',
+  'colliderList',
+  'centers',
+] as const;
+
+/** The float64 arrays of the kernel (src/reference/spring-bones.ts), views of solver memory. */
+type Arrays = SpringBoneArrays & Record<(typeof ARRAY_NAMES)[number], Float64Array>;
+
+/** The scratch of a link slot's product (float64, affine 3×4). */
+const LINK = new Float64Array(EXT);
+const LOCAL = new Float64Array(EXT);
+
+/**
+ * Runs the spring bones (hair, skirts, tails: VRMC_springBone) of many three-vrm avatars in one
+ * call. While a manager is attached, its own `update` does nothing (so `vrm.update(dt)` still runs
+ * the humanoid, look-at, expressions and constraints) and {@link SpringBones.update} runs every
+ * attached manager's joints at once; its `reset` and `setInitState` keep working (they go through
+ * the SpringBones). `dispose()` gives the managers back, with their state.
+ *
+ * Requirements (checked; a clear error otherwise): colliders and centers outside the spring
+ * chains (on humanoid bones or the avatar's root, as VRM files have them); the joints' bones, the
+ * colliders and the centers keep their parents until `refresh()`; joint bones' `position` and
+ * `scale` and joint settings and collider shapes are read at attach and `refresh()`.
+ *
+ * @example
+ * ```js
+ * import { createSolver } from 'spring-solver';
+ * import { SpringBones } from 'spring-solver/vrm';
+ * const solver = await createSolver();
+ * const bones = new SpringBones(solver, vrms.map((vrm) => vrm.springBoneManager));
+ * // each frame:
+ * for (const vrm of vrms) vrm.update(dt); // humanoid, look-at, expressions…: spring bones skipped
+ * bones.update(dt);                        // every avatar's spring bones, batched
+ * ```
+ */
+export class SpringBones {
+  private readonly solver: SolverBase;
+  private readonly managerList: VRMSpringBoneManager[] = [];
+  private readonly takeovers = new Map<VRMSpringBoneManager, Takeover>();
+  private readonly fixedStep: number | null;
+  private readonly maxSteps: number;
+  private layout!: Layout;
+  private arrays!: Arrays;
+  /** The solver arrays behind `arrays` (two floats per float64), for free(). */
+  private blocks: Float32Array[] = [];
+  private step!: (dt: number, alpha: number) => void;
+  /** With fixedStep: the time since the last step; and whether extPrev holds a previous update's matrices. */
+  private accumulator = 0;
+  private primed = false;
+  private disposed = false;
+
+  /**
+   * Attaches `managers` (each a three-vrm `VRMSpringBoneManager`, built by its loader or in
+   * code, after its `setInitState()`): their joints' state carries on from where three-vrm left it.
+   */
+  constructor(solver: Solver, managers: readonly VRMSpringBoneManager[], options: SpringBonesOptions = {}) {
+    const method = 'SpringBones';
+    if (!(solver instanceof SolverBase))
+      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    solver.checkLive(method);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    const { fixedStep, maxSteps = 8 } = options;
+    if (fixedStep !== undefined) {
+      if (typeof fixedStep !== 'number') throw new TypeError(`${method}: options.fixedStep must be a number, got ${describe(fixedStep)}`);
+      if (!(fixedStep > 0 && fixedStep < Number.POSITIVE_INFINITY)) {
+        throw new RangeError(`${method}: options.fixedStep is ${show(fixedStep)}; it must be finite and > 0 (seconds)`);
+      }
+    }
+    if (typeof maxSteps !== 'number') throw new TypeError(`${method}: options.maxSteps must be a number, got ${describe(maxSteps)}`);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_SUBSTEPS) {
+      throw new RangeError(`${method}: options.maxSteps is ${show(maxSteps)}; it must be a whole number in [1, ${MAX_SUBSTEPS}]`);
+    }
+    this.solver = solver;
+    this.fixedStep = fixedStep ?? null;
+    this.maxSteps = maxSteps;
+    const list = checkManagers(method, managers, this);
+    this.build(list);
+    for (const manager of list) this.attach(manager);
+  }
+
+  /** The attached managers, in order. */
+  get managers(): readonly VRMSpringBoneManager[] {
+    return this.managerList;
+  }
+
+  /** Joints of every attached manager. */
+  get jointCount(): number {
+    return this.layout.joints.length;
+  }
+
+  /**
+   * Runs every attached manager's spring bones for a frame of `dt` seconds (dt = 0 only places
+   * the bones on their parents, as three-vrm does), and writes each joint's `bone.quaternion`
+   * (and `rotation`), `bone.matrix` and `bone.matrixWorld`, then the matrixWorld of the joint
+   * bones' other descendants, as three-vrm's manager does. Call it after every `vrm.update(dt)`.
+   */
+  update(dt: number): void {
+    const method = 'SpringBones.update';
+    this.checkLive(method);
+    if (typeof dt !== 'number') throw new TypeError(`${method}: dt must be a number, got ${describe(dt)}`);
+    if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY))
+      throw new RangeError(`${method}: dt is ${show(dt)}; it must be finite and ≥ 0 (seconds)`);
+    const { joints, before, looseChildren } = this.layout;
+    for (let j = 0; j < joints.length; j++) {
+      const laid = joints[j]!;
+      if (laid.joint.bone.parent !== laid.parent) {
+        throw new RangeError(
+          `${method}: the bone of joint ${j} ("${laid.joint.bone.name}") has left its parent since it was attached; ` +
+            'call refresh() after changing the hierarchy, or remove(manager)',
+        );
+      }
+    }
+    for (let i = 0; i < before.length; i++) before[i]!.updateWorldMatrix(false, false);
+    const { state, ext, extPrev } = this.arrays;
+    for (const { index, child } of looseChildren) {
+      const m = child.matrixWorld.elements;
+      state.set([m[12]!, m[13]!, m[14]!], STATE * index + T_CHILD_WORLD);
+    }
+    if (this.fixedStep === null) {
+      this.readSlots(ext);
+      this.step(dt, 1);
+    } else {
+      if (this.primed) extPrev.set(ext);
+      this.readSlots(ext);
+      if (!this.primed) extPrev.set(ext);
+      this.primed = true;
+      this.fixedSteps(dt, this.fixedStep);
+      this.step(0, 1);
+    }
+    this.writeBones();
+  }
+
+  /** Attaches one more manager (an avatar joining the crowd); its state carries on from three-vrm's. */
+  add(manager: VRMSpringBoneManager): void {
+    const method = 'SpringBones.add';
+    this.checkLive(method);
+    checkManagers(method, [manager], this, this.managerList, 'manager');
+    this.rebuild([...this.managerList, manager]);
+    this.attach(manager);
+  }
+
+  /** Gives one manager back (its `update` runs three-vrm's own again), with its joints' state. */
+  remove(manager: VRMSpringBoneManager): void {
+    const method = 'SpringBones.remove';
+    this.checkLive(method);
+    if (attachedTo.get(manager) !== this) throw new RangeError(`${method}: manager is not attached to this SpringBones`);
+    this.rebuild(this.managerList.filter((m) => m !== manager));
+    this.detach(manager);
+  }
+
+  /** As each manager's `reset()`: every joint back to its initial rotation, its tail at rest. */
+  reset(): void {
+    this.checkLive('SpringBones.reset');
+    this.throughThreeVrm(this.managerList, 'reset');
+  }
+
+  /** As each manager's `setInitState()`: the bones' current local transforms become their rest state. */
+  setInitState(): void {
+    this.checkLive('SpringBones.setInitState');
+    this.throughThreeVrm(this.managerList, 'setInitState');
+  }
+
+  /**
+   * Reads the joints' settings, the collider shapes, the centers and the hierarchy again (after
+   * changing any of them); the joints' state carries on.
+   */
+  refresh(): void {
+    this.checkLive('SpringBones.refresh');
+    this.rebuild(this.managerList);
+  }
+
+  /** Gives every manager back, with its joints' state, and frees the solver memory. Later calls throw. */
+  dispose(): void {
+    if (this.disposed) return;
+    if (!this.solver.isDisposed()) this.writeBack();
+    for (const manager of [...this.managerList]) this.detach(manager);
+    this.free(this.blocks);
+    this.disposed = true;
+  }
+
+  private checkLive(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this SpringBones was disposed`);
+    this.solver.checkLive(method);
+  }
+
+  /** Runs three-vrm's own `reset` or `setInitState` on `managers`, then reads their joints again. */
+  private throughThreeVrm(managers: readonly VRMSpringBoneManager[], name: 'reset' | 'setInitState'): void {
+    this.writeBack();
+    for (const manager of managers) this.takeovers.get(manager)![name].call(manager);
+    this.rebuild(this.managerList, false);
+  }
+
+  /** As many fixed steps as the time allows, the slots interpolated to each step's time. */
+  private fixedSteps(dt: number, h: number): void {
+    const start = this.accumulator;
+    const total = start + dt;
+    let steps = Math.floor(total / h + 1e-6); // a step due within a millionth of h runs now, not a frame late
+    let left = total - steps * h;
+    if (steps > this.maxSteps) {
+      steps = this.maxSteps;
+      left = 0;
+    }
+    for (let k = 1; k <= steps; k++) {
+      const time = k * h - start; // since the previous update
+      this.step(h, dt > 0 ? Math.min(1, Math.max(0, time / dt)) : 1);
+    }
+    this.accumulator = Math.max(0, left);
+  }
+
+  /** The ext slots' matrices from three.js: matrixWorld, or the product of the local matrices of a link. */
+  private readSlots(into: Float64Array): void {
+    const { slots } = this.layout;
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s]!;
+      const o = EXT * s;
+      if (slot.kind === 'world') {
+        const m = slot.object.matrixWorld.elements;
+        for (let i = 0; i < EXT; i++) into[o + i] = m[AFFINE[i]!]!;
+      } else {
+        LINK.fill(0);
+        LINK[0] = LINK[4] = LINK[8] = 1;
+        for (const object of slot.objects) {
+          if (object.matrixAutoUpdate) object.updateMatrix();
+          const m = object.matrix.elements;
+          for (let i = 0; i < EXT; i++) LOCAL[i] = m[AFFINE[i]!]!;
+          multiplyInto(LINK, LOCAL);
+        }
+        into.set(LINK, o);
+      }
+    }
+  }
+
+  /** Each joint's quaternion, matrix and matrixWorld into three.js, then the joint bones' other descendants. */
+  private writeBones(): void {
+    const { joints, after } = this.layout;
+    const out = this.arrays.out;
+    for (let j = 0; j < joints.length; j++) {
+      const bone = joints[j]!.joint.bone;
+      const o = OUT * j;
+      setRotation(bone, out, o);
+      writeAffine(bone.matrix.elements, out, o + O_LOCAL);
+      writeAffine(bone.matrixWorld.elements, out, o + O_WORLD);
+    }
+    for (let i = 0; i < after.length; i++) after[i]!.updateWorldMatrix(false, false);
+  }
+
+  /** Our tails into the joints' own (three-vrm's) state, so that three-vrm carries on from them. */
+  private writeBack(): void {
+    const { joints } = this.layout;
+    const state = this.arrays.state;
+    for (let j = 0; j < joints.length; j++) {
+      const internals = joints[j]!.joint as unknown as JointInternals;
+      const t = STATE * j;
+      setVector(internals._currentTail, state, t + T_TAIL);
+      setVector(internals._prevTail, state, t + T_PREV);
+    }
+  }
+
+  /** Lays out `managers` (checked first: nothing changes when it throws) and replaces the arrays. */
+  private rebuild(managers: VRMSpringBoneManager[], writeBack = true): void {
+    const layout = layOut('SpringBones', managers);
+    if (writeBack) this.writeBack();
+    const old = this.blocks;
+    this.build(managers, layout);
+    this.free(old);
+  }
+
+  /** Allocates and fills the arrays of `managers`' layout, and the kernel call on them. */
+  private build(managers: VRMSpringBoneManager[], layout = layOut('SpringBones', managers)): void {
+    const counts = {
+      joints: layout.joints.length,
+      slots: layout.slots.length,
+      colliders: layout.colliders.length,
+      centers: layout.centers.length,
+    };
+    const lengths = {
+      setup: SETUP * counts.joints,
+      state: STATE * counts.joints,
+      out: OUT * counts.joints,
+      ext: EXT * counts.slots,
+      extPrev: EXT * counts.slots,
+      extStep: EXT * counts.slots,
+      extInv: INV * counts.slots,
+      colliders: COLLIDER * counts.colliders,
+      colliderWorld: COLLIDER_WORLD * counts.colliders,
+      colliderList: layout.colliderList.length,
+      centers: counts.centers,
+    };
+    const arrays = {} as Arrays;
+    const blocks: Float32Array[] = [];
+    try {
+      for (const name of ARRAY_NAMES) {
+        const block = this.solver.alloc(2 * Math.max(1, lengths[name])); // 16-byte aligned: a Float64Array view fits
+        blocks.push(block);
+        arrays[name] = new Float64Array(block.buffer, block.byteOffset, block.length / 2);
+      }
+    } catch (error) {
+      this.free(blocks);
+      throw error;
+    }
+    arrays.setup.set(layout.setup);
+    arrays.colliders.set(layout.colliderSetup);
+    arrays.colliderList.set(layout.colliderList);
+    arrays.centers.set(layout.centers);
+    layout.joints.forEach(({ joint }, j) => {
+      const internals = joint as unknown as JointInternals;
+      const t = STATE * j;
+      const tail = internals._currentTail,
+        prev = internals._prevTail;
+      arrays.state.set([tail.x, tail.y, tail.z, prev.x, prev.y, prev.z], t + T_TAIL);
+      if (joint.child) {
+        const m = joint.child.matrixWorld.elements;
+        arrays.state.set([m[12]!, m[13]!, m[14]!], t + T_CHILD_WORLD);
+      }
+      const q = joint.bone.quaternion;
+      const o = OUT * j;
+      arrays.out.set([q.x, q.y, q.z, q.w], o);
+      readAffine(joint.bone.matrix.elements, arrays.out, o + O_LOCAL);
+      readAffine(joint.bone.matrixWorld.elements, arrays.out, o + O_WORLD);
+    });
+    this.layout = layout;
+    this.arrays = arrays;
+    this.blocks = blocks;
+    this.managerList.splice(0, this.managerList.length, ...managers);
+    this.step = springBoneStep(this.solver, arrays, counts);
+    this.primed = false;
+  }
+
+  private free(blocks: readonly Float32Array[]): void {
+    if (this.solver.isDisposed()) return;
+    for (const block of blocks) this.solver.free(block);
+  }
+
+  /** Replaces the manager's update (a no-op), reset and setInitState (through this SpringBones). */
+  private attach(manager: VRMSpringBoneManager): void {
+    const own = (name: string) => Object.hasOwn(manager, name);
+    this.takeovers.set(manager, {
+      update: manager.update,
+      reset: manager.reset,
+      setInitState: manager.setInitState,
+      own: { update: own('update'), reset: own('reset'), setInitState: own('setInitState') },
+    });
+    attachedTo.set(manager, this);
+    manager.update = () => {};
+    manager.reset = () => this.throughThreeVrm([manager], 'reset');
+    manager.setInitState = () => this.throughThreeVrm([manager], 'setInitState');
+  }
+
+  private detach(manager: VRMSpringBoneManager): void {
+    const takeover = this.takeovers.get(manager)!;
+    for (const name of ['update', 'reset', 'setInitState'] as const) {
+      if (takeover.own[name]) (manager as unknown as Record<string, unknown>)[name] = takeover[name];
+      else delete (manager as unknown as Record<string, unknown>)[name];
+    }
+    this.takeovers.delete(manager);
+    attachedTo.delete(manager);
+    const i = this.managerList.indexOf(manager);
+    if (i >= 0) this.managerList.splice(i, 1);
+  }
+}
+
+/** `managers` checked: an Array of managers, none attached elsewhere or listed twice. */
+function checkManagers(
+  method: string,
+  managers: readonly VRMSpringBoneManager[],
+  owner: SpringBones,
+  existing: readonly VRMSpringBoneManager[] = [],
+  label?: string,
+): VRMSpringBoneManager[] {
+  if (!Array.isArray(managers))
+    throw new TypeError(`${method}: managers must be an Array of VRMSpringBoneManager, got ${describe(managers)}`);
+  const seen = new Set(existing);
+  managers.forEach((manager, i) => {
+    const name = label ?? `managers[${i}]`;
+    const m = manager as unknown as { joints?: unknown; update?: unknown } | null;
+    if (typeof m !== 'object' || m === null || !(m.joints instanceof Set) || typeof m.update !== 'function') {
+      throw new TypeError(`${method}: ${name} must be a VRMSpringBoneManager, got ${describe(manager)}`);
+    }
+    const other = attachedTo.get(manager);
+    if (other === owner || seen.has(manager)) throw new RangeError(`${method}: ${name} is already attached to this SpringBones`);
+    if (other !== undefined) throw new RangeError(`${method}: ${name} is attached to another SpringBones; remove it there first`);
+    seen.add(manager);
+  });
+  return [...managers];
+}
+
+/** a ← a·b (affine 3×4, float64). */
+function multiplyInto(a: Float64Array, b: Float64Array): void {
+  const a0 = a[0]!,
+    a1 = a[1]!,
+    a2 = a[2]!,
+    a3 = a[3]!,
+    a4 = a[4]!,
+    a5 = a[5]!,
+    a6 = a[6]!,
+    a7 = a[7]!,
+    a8 = a[8]!,
+    a9 = a[9]!,
+    a10 = a[10]!,
+    a11 = a[11]!;
+  for (let col = 0; col < 4; col++) {
+    const x = b[3 * col]!,
+      y = b[3 * col + 1]!,
+      z = b[3 * col + 2]!;
+    const t = col === 3 ? 1 : 0;
+    a[3 * col] = a0 * x + a3 * y + a6 * z + t * a9;
+    a[3 * col + 1] = a1 * x + a4 * y + a7 * z + t * a10;
+    a[3 * col + 2] = a2 * x + a5 * y + a8 * z + t * a11;
+  }
+}
+
+/** three's 16 elements from the affine 3×4 at out[o…] (the fourth row 0, 0, 0, 1). */
+function writeAffine(e: number[], out: Float64Array, o: number): void {
+  e[0] = out[o]!;
+  e[1] = out[o + 1]!;
+  e[2] = out[o + 2]!;
+  e[3] = 0;
+  e[4] = out[o + 3]!;
+  e[5] = out[o + 4]!;
+  e[6] = out[o + 5]!;
+  e[7] = 0;
+  e[8] = out[o + 6]!;
+  e[9] = out[o + 7]!;
+  e[10] = out[o + 8]!;
+  e[11] = 0;
+  e[12] = out[o + 9]!;
+  e[13] = out[o + 10]!;
+  e[14] = out[o + 11]!;
+  e[15] = 1;
+}
+
+function readAffine(e: number[], out: Float64Array, o: number): void {
+  for (let i = 0; i < EXT; i++) out[o + i] = e[AFFINE[i]!]!;
+}
+
+function setVector(v: { x: number; y: number; z: number }, a: Float64Array, o: number): void {
+  v.x = a[o]!;
+  v.y = a[o + 1]!;
+  v.z = a[o + 2]!;
+}

@@ -1,0 +1,58 @@
+/**
+ * The parts of @pixiv/three-vrm-springbone (3.5.x) that SpringBones reads, as structural types:
+ * its managers, joints and colliders fit them. Its own declarations use extensionless relative
+ * imports, which a consumer's `moduleResolution: nodenext` cannot follow (every name resolves to
+ * nothing), so spring-solver's declarations do not import them (docs/DECISIONS.md, "Spring bones").
+ */
+import type { Object3D } from 'three';
+
+export interface SpringBoneVector {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** A collider shape: `type` 'sphere' or 'capsule' (radius, inside; a capsule's tail) or 'plane' (normal), and an offset. */
+export interface SpringBoneColliderShape {
+  readonly type: string;
+  offset?: SpringBoneVector;
+  radius?: number;
+  inside?: boolean;
+  tail?: SpringBoneVector;
+  normal?: SpringBoneVector;
+}
+
+/** A VRMSpringBoneCollider: an Object3D with a shape. */
+export interface SpringBoneCollider extends Object3D {
+  readonly shape: SpringBoneColliderShape;
+}
+
+export interface SpringBoneColliderGroup {
+  colliders: readonly SpringBoneCollider[];
+}
+
+export interface SpringBoneSettings {
+  hitRadius: number;
+  stiffness: number;
+  gravityPower: number;
+  gravityDir: SpringBoneVector;
+  dragForce: number;
+}
+
+/** A VRMSpringBoneJoint. */
+export interface SpringBoneJoint {
+  readonly bone: Object3D;
+  readonly child: Object3D | null;
+  settings: SpringBoneSettings;
+  colliderGroups: readonly SpringBoneColliderGroup[];
+  get center(): Object3D | null;
+  get initialLocalChildPosition(): SpringBoneVector;
+}
+
+/** A VRMSpringBoneManager. */
+export interface SpringBoneManager {
+  readonly joints: ReadonlySet<SpringBoneJoint>;
+  update(delta: number): void;
+  reset(): void;
+  setInitState(): void;
+}
