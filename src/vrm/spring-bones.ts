@@ -42,6 +42,12 @@ export interface SpringBonesOptions {
    * after the tab was hidden, say) is dropped, so an update's time stays bounded.
    */
   maxSteps?: number;
+  /**
+   * With `fixedStep`: a parent, center or collider whose matrixWorld moves farther than this
+   * (scene units, default 1) in one update teleported: every step of that update sees it where it
+   * landed, instead of interpolating through the jump. Infinity interpolates always.
+   */
+  teleportDistance?: number;
 }
 
 /** Which SpringBones each manager is attached to (a manager may be attached to one at a time). */
@@ -106,6 +112,7 @@ export class SpringBones {
   private readonly takeovers = new Map<VRMSpringBoneManager, Takeover>();
   private readonly fixedStep: number | null;
   private readonly maxSteps: number;
+  private readonly teleportDistance: number;
   private layout!: Layout;
   private arrays!: Arrays;
   /** The solver arrays behind `arrays` (two floats per float64), for free(). */
@@ -114,6 +121,8 @@ export class SpringBones {
   /** With fixedStep: the time since the last step; and whether extPrev holds a previous update's matrices. */
   private accumulator = 0;
   private primed = false;
+  /** With fixedStep, during an update: each jumped slot's offset in ext and its landed matrix (see holdJumps). */
+  private readonly jumped: number[] = [];
   private disposed = false;
 
   /**
@@ -127,12 +136,18 @@ export class SpringBones {
     solver.checkLive(method);
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
-    const { fixedStep, maxSteps = 8 } = options;
+    const { fixedStep, maxSteps = 8, teleportDistance = 1 } = options;
     if (fixedStep !== undefined) {
       if (typeof fixedStep !== 'number') throw new TypeError(`${method}: options.fixedStep must be a number, got ${describe(fixedStep)}`);
       if (!(fixedStep > 0 && fixedStep < Number.POSITIVE_INFINITY)) {
         throw new RangeError(`${method}: options.fixedStep is ${show(fixedStep)}; it must be finite and > 0 (seconds)`);
       }
+    }
+    if (typeof teleportDistance !== 'number') {
+      throw new TypeError(`${method}: options.teleportDistance must be a number, got ${describe(teleportDistance)}`);
+    }
+    if (!(teleportDistance > 0)) {
+      throw new RangeError(`${method}: options.teleportDistance is ${show(teleportDistance)}; it must be > 0 (∞ allowed)`);
     }
     if (typeof maxSteps !== 'number') throw new TypeError(`${method}: options.maxSteps must be a number, got ${describe(maxSteps)}`);
     if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_SUBSTEPS) {
@@ -141,6 +156,7 @@ export class SpringBones {
     this.solver = solver;
     this.fixedStep = fixedStep ?? null;
     this.maxSteps = maxSteps;
+    this.teleportDistance = teleportDistance;
     const list = checkManagers(method, managers, this);
     this.build(list);
     for (const manager of list) this.attach(manager);
@@ -191,6 +207,7 @@ export class SpringBones {
       if (this.primed) extPrev.set(ext);
       this.readSlots(ext);
       if (!this.primed) extPrev.set(ext);
+      else this.holdJumps(ext, extPrev);
       this.primed = true;
       this.fixedSteps(dt, this.fixedStep);
       this.step(0, 1);
@@ -258,6 +275,33 @@ export class SpringBones {
     this.rebuild(this.managerList, false);
   }
 
+  /**
+   * The slots whose translation moved more than teleportDistance since the previous update
+   * (a teleport) jumped at this update's time: the steps before it see them where they were, the
+   * steps at it and after see them where they landed (as at any other frame rate). Until then,
+   * ext holds their previous matrices and `landed` the new ones.
+   */
+  private holdJumps(ext: Float64Array, extPrev: Float64Array): void {
+    const limit = this.teleportDistance * this.teleportDistance;
+    this.jumped.length = 0;
+    for (let o = 0; o < ext.length; o += EXT) {
+      const dx = ext[o + 9]! - extPrev[o + 9]!,
+        dy = ext[o + 10]! - extPrev[o + 10]!,
+        dz = ext[o + 11]! - extPrev[o + 11]!;
+      if (dx * dx + dy * dy + dz * dz > limit) {
+        this.jumped.push(o, ...ext.subarray(o, o + EXT));
+        ext.set(extPrev.subarray(o, o + EXT), o);
+      }
+    }
+  }
+
+  /** The jumped slots where they landed (see holdJumps). */
+  private landJumps(ext: Float64Array): void {
+    const jumped = this.jumped;
+    for (let i = 0; i < jumped.length; i += EXT + 1) ext.set(jumped.slice(i + 1, i + 1 + EXT), jumped[i]!);
+    jumped.length = 0;
+  }
+
   /** As many fixed steps as the time allows, the slots interpolated to each step's time. */
   private fixedSteps(dt: number, h: number): void {
     const start = this.accumulator;
@@ -268,10 +312,15 @@ export class SpringBones {
       steps = this.maxSteps;
       left = 0;
     }
+    const ext = this.arrays.ext;
     for (let k = 1; k <= steps; k++) {
       const time = k * h - start; // since the previous update
-      this.step(h, dt > 0 ? Math.min(1, Math.max(0, time / dt)) : 1);
+      // a step due within a millionth of h of this update's time is at it (the same rounding as the count)
+      const alpha = time >= dt - 1e-6 * h ? 1 : Math.max(0, time / dt);
+      if (alpha === 1) this.landJumps(ext);
+      this.step(h, alpha);
     }
+    this.landJumps(ext);
     this.accumulator = Math.max(0, left);
   }
 
