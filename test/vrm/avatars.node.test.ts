@@ -225,6 +225,12 @@ describe('vrm-avatars: the walk', () => {
 
   it('walks, turns and bobs smoothly, and teleports by several metres at 2.5 s and 4.5 s', () => {
     const a = buildAvatar({ seed: 3 });
+    // built where the walk starts (the joints' initial state too): no jump on the first frame
+    const built = [a.root.position.clone(), a.root.quaternion.clone()] as const;
+    a.pose(0);
+    expect(a.root.position.equals(built[0])).toBe(true);
+    expect(a.root.quaternion.equals(built[1])).toBe(true);
+    expect(a.root.position.length()).toBeGreaterThan(0.5);
     const positions: Vector3[] = [];
     const headings: number[] = [];
     const forward = new Vector3();
@@ -262,9 +268,9 @@ describe('vrm-avatars: three-vrm on them', () => {
     expect(moved.length).toBeGreaterThan(a.joints.length / 2);
   });
 
-  it('runs 300 frames at 1/60 s with every joint rotation finite and of unit length', () => {
-    for (const seed of [1, 2]) {
-      const a = buildAvatar({ seed });
+  it('runs 300 frames at 1/60 s with every joint rotation finite and of unit length, scaled or not', () => {
+    for (const options of [{ seed: 1 }, { seed: 2, scale: 1.3 }]) {
+      const a = buildAvatar(options);
       for (let frame = 0; frame < 300; frame++) {
         a.pose(frame * DT);
         a.manager.update(DT);
@@ -319,7 +325,7 @@ describe('vrm-avatars: three-vrm on them', () => {
     }
   });
 
-  it('builds a crowd of distinct avatars placed apart in one scene, settled at the walk’s start', () => {
+  it('builds a crowd of distinct avatars placed apart in one scene, reset where they stand at t = 0', () => {
     const { scene, avatars, pose } = buildCrowd({ count: 9, seed: 5 });
     expect(avatars.length).toBe(9);
     expect(new Set(avatars.map((a) => a.seed)).size).toBe(9);
