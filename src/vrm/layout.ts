@@ -8,6 +8,7 @@
 import type { Object3D } from 'three';
 import type {
   SpringBoneCollider as VRMSpringBoneCollider,
+  SpringBoneColliderShape,
   SpringBoneJoint as VRMSpringBoneJoint,
   SpringBoneManager as VRMSpringBoneManager,
 } from './types.js';
@@ -182,12 +183,13 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
   const setup = new Float64Array(SETUP * entries.length);
   const looseChildren: { index: number; child: Object3D }[] = [];
 
+  // every joint checked in the managers' order (so that an error names the first bad joint a user would find)
+  const floats = entries.map(({ joint, m, k }) => jointFloats(method, jointName(m, k, joint), joint, boneIndex));
   order.forEach((e, j) => {
-    const { joint, m, k } = entries[e]!;
-    const where = jointName(m, k, joint);
-    const internals = joint as unknown as JointInternals;
+    const { joint } = entries[e]!;
     const s = SETUP * j;
     const bone = joint.bone;
+    setup.set(floats[e]!, s);
     // the parent: the last joint on the nearest joint bone above, times the locals in between; or the bone's parent's matrixWorld
     const above = jointAncestor(bone, boneIndex, false);
     if (above === null) {
@@ -199,78 +201,29 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
       for (let node = bone.parent; node !== above; node = node!.parent) between.unshift(node!);
       setup[s + S_PARENT_SLOT] = between.length === 0 ? -1 : slots.push({ kind: 'link', objects: between }) - 1;
     }
-    // center
     const center = joint.center;
-    if (center === null || center === undefined) setup[s + S_CENTER] = -1;
-    else {
-      if (!isObject3D(center)) throw new TypeError(`${method}: ${where}: center must be an Object3D or null, got ${describe(center)}`);
-      if (jointAncestor(center, boneIndex, true) !== null) {
-        throw new RangeError(
-          `${method}: ${where}: its center is a spring joint's bone or below one; SpringBones needs centers outside the chains`,
-        );
-      }
+    setup[s + S_CENTER] = -1;
+    if (center) {
       const slot = slotOf(center);
       if (!centers.includes(slot)) centers.push(slot);
       setup[s + S_CENTER] = slot;
     }
-    // the tail
-    const child = joint.child;
-    setup[s + S_HAS_CHILD] = child ? 1 : 0;
-    if (child && child.parent !== bone) looseChildren.push({ index: j, child });
-    setup.set(vector(method, where, 'bone.position', bone.position), s + S_POSITION);
-    setup.set(vector(method, where, 'bone.scale', bone.scale), s + S_SCALE);
-    const c = vector(method, where, 'initialLocalChildPosition', joint.initialLocalChildPosition);
-    if (c[0] === 0 && c[1] === 0 && c[2] === 0) {
-      throw new RangeError(`${method}: ${where}: the bone has zero length (its child is at its origin, or setInitState was not called)`);
-    }
-    setup.set(c, s + S_CHILD);
-    setup.set(vector(method, where, '_boneAxis', internals._boneAxis), s + S_AXIS);
-    const q0 = internals._initialLocalRotation;
-    setup.set(
-      [
-        finite(method, where, '_initialLocalRotation.x', q0.x),
-        finite(method, where, '_initialLocalRotation.y', q0.y),
-        finite(method, where, '_initialLocalRotation.z', q0.z),
-        finite(method, where, '_initialLocalRotation.w', q0.w),
-      ],
-      s + S_Q0,
-    );
-    const l0 = internals._initialLocalMatrix.elements;
-    AFFINE.forEach((element, i) => {
-      setup[s + S_L0 + i] = finite(method, where, `_initialLocalMatrix.elements[${element}]`, l0[element]);
-    });
-    // settings
-    const settings = joint.settings;
-    if (typeof settings !== 'object' || settings === null)
-      throw new TypeError(`${method}: ${where}: settings must be an object, got ${describe(settings)}`);
-    setup[s + S_HIT_RADIUS] = atLeastZero(method, where, 'settings.hitRadius', settings.hitRadius);
-    setup[s + S_STIFFNESS] = atLeastZero(method, where, 'settings.stiffness', settings.stiffness);
-    setup[s + S_GRAVITY_POWER] = atLeastZero(method, where, 'settings.gravityPower', settings.gravityPower);
-    setup.set(vector(method, where, 'settings.gravityDir', settings.gravityDir), s + S_GRAVITY_DIR);
-    const drag = finite(method, where, 'settings.dragForce', settings.dragForce);
-    if (drag < 0 || drag > 1) throw new RangeError(`${method}: ${where}: settings.dragForce is ${show(drag)}; it must be in [0, 1]`);
-    setup[s + S_DRAG] = drag;
+    if (joint.child && joint.child.parent !== bone) looseChildren.push({ index: j, child: joint.child });
     // colliders, in three-vrm's order: groups, then each group's colliders
     setup[s + S_COLLIDER_START] = colliderList.length;
-    const groups = joint.colliderGroups;
-    if (!Array.isArray(groups as unknown))
-      throw new TypeError(`${method}: ${where}: colliderGroups must be an Array, got ${describe(groups)}`);
-    groups.forEach((group, g) => {
-      if (!Array.isArray(group?.colliders as unknown)) {
-        throw new TypeError(`${method}: ${where}: colliderGroups[${g}].colliders must be an Array, got ${describe(group?.colliders)}`);
-      }
-      group.colliders.forEach((collider, i) => {
+    for (const group of joint.colliderGroups) {
+      for (const collider of group.colliders) {
         let index = colliderIndex.get(collider);
         if (index === undefined) {
-          const name = `colliderGroups[${g}].colliders[${i}]`;
           index = colliders.length;
-          colliderSetup.push(...colliderFloats(method, where, name, collider, boneIndex, slotOf));
+          colliderSetup.push(...shapeFloats(collider.shape));
+          colliderSetup[COLLIDER * index + C_SLOT] = slotOf(collider);
           colliders.push(collider);
           colliderIndex.set(collider, index);
         }
         colliderList.push(index);
-      });
-    });
+      }
+    }
     setup[s + S_COLLIDER_COUNT] = colliderList.length - setup[s + S_COLLIDER_START]!;
   });
 
@@ -292,45 +245,97 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
 /** The elements of three's column-major 4×4 that the affine 3×4 layout keeps. */
 export const AFFINE = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14] as const;
 
-/** A collider's COLLIDER floats, checked. */
-function colliderFloats(
-  method: string,
-  where: string,
-  name: string,
-  collider: VRMSpringBoneCollider,
-  bones: Map<Object3D, number>,
-  slotOf: (object: Object3D) => number,
-): number[] {
+/**
+ * The setup floats of a joint that do not depend on the order (the tail, the rest state, the
+ * settings), with its center and colliders checked.
+ */
+function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint, bones: Map<Object3D, number>): Float64Array {
+  const floats = new Float64Array(SETUP);
+  const internals = joint as unknown as JointInternals;
+  const center = joint.center;
+  if (center !== null && center !== undefined) {
+    if (!isObject3D(center)) throw new TypeError(`${method}: ${where}: center must be an Object3D or null, got ${describe(center)}`);
+    if (jointAncestor(center, bones, true) !== null) {
+      throw new RangeError(
+        `${method}: ${where}: its center is a spring joint's bone or below one; SpringBones needs centers outside the chains`,
+      );
+    }
+  }
+  floats[S_HAS_CHILD] = joint.child ? 1 : 0;
+  floats.set(vector(method, where, 'bone.position', joint.bone.position), S_POSITION);
+  floats.set(vector(method, where, 'bone.scale', joint.bone.scale), S_SCALE);
+  const c = vector(method, where, 'initialLocalChildPosition', joint.initialLocalChildPosition);
+  if (c[0] === 0 && c[1] === 0 && c[2] === 0) {
+    throw new RangeError(`${method}: ${where}: the bone has zero length (its child is at its origin, or setInitState was not called)`);
+  }
+  floats.set(c, S_CHILD);
+  floats.set(vector(method, where, '_boneAxis', internals._boneAxis), S_AXIS);
+  const q0 = internals._initialLocalRotation;
+  (['x', 'y', 'z', 'w'] as const).forEach((axis, i) => {
+    floats[S_Q0 + i] = finite(method, where, `_initialLocalRotation.${axis}`, q0[axis]);
+  });
+  const l0 = internals._initialLocalMatrix.elements;
+  AFFINE.forEach((element, i) => {
+    floats[S_L0 + i] = finite(method, where, `_initialLocalMatrix.elements[${element}]`, l0[element]);
+  });
+  const settings = joint.settings;
+  if (typeof settings !== 'object' || settings === null)
+    throw new TypeError(`${method}: ${where}: settings must be an object, got ${describe(settings)}`);
+  floats[S_HIT_RADIUS] = atLeastZero(method, where, 'settings.hitRadius', settings.hitRadius);
+  floats[S_STIFFNESS] = atLeastZero(method, where, 'settings.stiffness', settings.stiffness);
+  floats[S_GRAVITY_POWER] = atLeastZero(method, where, 'settings.gravityPower', settings.gravityPower);
+  floats.set(vector(method, where, 'settings.gravityDir', settings.gravityDir), S_GRAVITY_DIR);
+  const drag = finite(method, where, 'settings.dragForce', settings.dragForce);
+  if (drag < 0 || drag > 1) throw new RangeError(`${method}: ${where}: settings.dragForce is ${show(drag)}; it must be in [0, 1]`);
+  floats[S_DRAG] = drag;
+  const groups = joint.colliderGroups;
+  if (!Array.isArray(groups as unknown))
+    throw new TypeError(`${method}: ${where}: colliderGroups must be an Array, got ${describe(groups)}`);
+  groups.forEach((group, g) => {
+    if (!Array.isArray(group?.colliders as unknown)) {
+      throw new TypeError(`${method}: ${where}: colliderGroups[${g}].colliders must be an Array, got ${describe(group?.colliders)}`);
+    }
+    group.colliders.forEach((collider, i) => checkCollider(method, where, `colliderGroups[${g}].colliders[${i}]`, collider, bones));
+  });
+  return floats;
+}
+
+/** Throws when a collider is not an Object3D outside the chains with a valid shape. */
+function checkCollider(method: string, where: string, name: string, collider: VRMSpringBoneCollider, bones: Map<Object3D, number>): void {
   if (!isObject3D(collider)) throw new TypeError(`${method}: ${where}: ${name} must be a VRMSpringBoneCollider, got ${describe(collider)}`);
   if (jointAncestor(collider, bones, false) !== null) {
     throw new RangeError(
       `${method}: ${where}: ${name} is attached below a spring joint's bone; SpringBones needs colliders outside the chains`,
     );
   }
-  const shape = collider.shape as unknown as {
-    type: string;
-    offset: unknown;
-    radius?: unknown;
-    inside?: unknown;
-    tail?: unknown;
-    normal?: unknown;
-  };
-  const floats = new Array<number>(COLLIDER).fill(0);
-  floats[C_SLOT] = slotOf(collider);
-  floats.splice(C_OFFSET, 3, ...(shape?.offset === undefined ? [0, 0, 0] : vector(method, where, `${name}.shape.offset`, shape.offset)));
+  const shape = collider.shape as unknown as Record<string, unknown> | undefined;
   const type = shape?.type;
-  if (type === 'sphere' || type === 'capsule') {
-    floats[C_KIND] = type === 'sphere' ? KIND_SPHERE : KIND_CAPSULE;
-    floats[C_RADIUS] = atLeastZero(method, where, `${name}.shape.radius`, shape.radius);
-    floats[C_INSIDE] = shape.inside === true ? 1 : 0;
-    if (type === 'capsule') floats.splice(C_VECTOR, 3, ...vector(method, where, `${name}.shape.tail`, shape.tail));
-  } else if (type === 'plane') {
-    floats[C_KIND] = KIND_PLANE;
+  if (shape === undefined || (type !== 'sphere' && type !== 'capsule' && type !== 'plane')) {
+    throw new TypeError(`${method}: ${where}: ${name}.shape.type is ${describe(type)}; it must be 'sphere', 'capsule' or 'plane'`);
+  }
+  if (shape.offset !== undefined) vector(method, where, `${name}.shape.offset`, shape.offset);
+  if (type === 'plane') {
     const n = vector(method, where, `${name}.shape.normal`, shape.normal);
     if (n[0] === 0 && n[1] === 0 && n[2] === 0) throw new RangeError(`${method}: ${where}: ${name}.shape.normal is the zero vector`);
-    floats.splice(C_VECTOR, 3, ...n);
   } else {
-    throw new TypeError(`${method}: ${where}: ${name}.shape.type is ${describe(type)}; it must be 'sphere', 'capsule' or 'plane'`);
+    atLeastZero(method, where, `${name}.shape.radius`, shape.radius);
+    if (type === 'capsule') vector(method, where, `${name}.shape.tail`, shape.tail);
+  }
+}
+
+/** A checked shape's COLLIDER floats (the slot is set by the caller). */
+function shapeFloats(shape: SpringBoneColliderShape): number[] {
+  const floats = new Array<number>(COLLIDER).fill(0);
+  const offset = shape.offset ?? { x: 0, y: 0, z: 0 };
+  floats.splice(C_OFFSET, 3, offset.x, offset.y, offset.z);
+  if (shape.type === 'plane') {
+    floats[C_KIND] = KIND_PLANE;
+    floats.splice(C_VECTOR, 3, shape.normal!.x, shape.normal!.y, shape.normal!.z);
+  } else {
+    floats[C_KIND] = shape.type === 'sphere' ? KIND_SPHERE : KIND_CAPSULE;
+    floats[C_RADIUS] = shape.radius!;
+    floats[C_INSIDE] = shape.inside === true ? 1 : 0;
+    if (shape.type === 'capsule') floats.splice(C_VECTOR, 3, shape.tail!.x, shape.tail!.y, shape.tail!.z);
   }
   return floats;
 }
