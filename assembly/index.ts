@@ -1,5 +1,5 @@
 // spring-solver kernels: every export of the files below is a wasm export, typed for the host by
-// src/backends/wasm/kernel-exports.ts from the declarations asc generates. Pointers are byte offsets into
+// src/core/kernel-exports.ts from the declarations asc generates. Pointers are byte offsets into
 // the imported memory, counts are element counts, parameter strides are 0 (broadcast) or 1 (per
 // element). A file listed here exports kernels only; what kernels share lives in spring/, quat/,
 // lanes/ and maths/.

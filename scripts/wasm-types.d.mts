@@ -1,4 +1,4 @@
-/** Absolute path of src/backends/wasm/kernels.generated.ts. */
+/** Absolute path of src/core/kernels.generated.ts. */
 export declare const generatedPath: string;
 /** The text of kernels.generated.ts for the current assembly/ sources, and asc's diagnostics. */
 export declare function generateKernelTypes(): Promise<{ text: string; diagnostics: string }>;

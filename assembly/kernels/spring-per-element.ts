@@ -1,5 +1,5 @@
 // The core springs with per-element parameters, and
-// their kept coefficients for prepared calls (src/api/prepare.ts):
+// their kept coefficients for prepared calls (src/base/prepare.ts):
 //   x' = g + xx·(x − g) + xv·v + xq·q,   v' = vx·(x − g) + vv·v + vq·q
 // The critical spring (criticalSpringDamper, simple, decay: s = a², d = 2a, a = 2·ln2/halflife)
 // needs one exp per element: with u = a·t and e = e^{−u} (Holden's critical_spring_damper_exact),

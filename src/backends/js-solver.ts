@@ -1,5 +1,5 @@
 /** The JS backend: the float64 reference implementation behind the Solver API. */
-import { SolverBase } from '../api/solver.js';
+import { SolverBase } from '../base/solver.js';
 import type { Kernel, Operand } from '../core/contract.js';
 import { firstInvalidJs, checkNumber, describe, type ParamRule } from '../core/validate.js';
 import type { Param, SpringMode } from '../core/types.js';

@@ -9,7 +9,7 @@
  */
 import type { Param } from './types.js';
 import type { ArrayArg, ParamRule } from './validate.js';
-import type { KernelExports } from '../backends/wasm/kernel-exports.js';
+import type { KernelExports } from './kernel-exports.js';
 
 export type { Param } from './types.js';
 export type { ArrayArg, ParamRule } from './validate.js';

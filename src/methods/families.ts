@@ -1,5 +1,5 @@
 /**
- * Every family of Solver methods beyond the core springs (src/api/solver.ts), one line each.
+ * Every family of Solver methods beyond the core springs (src/base/solver.ts), one line each.
  * The Solver interface and the methods of every backend come from this object: a family listed
  * here is part of both, and a family missing here is part of neither, so nothing can be declared
  * and left unimplemented.

@@ -2,16 +2,12 @@
  * What `npm publish` would ship: the files (from `npm pack --dry-run --json`), every export
  * target among them, source maps a user's debugger can follow, and the package fields.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { packedFiles, root } from '../helpers/pack.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const packed: string[] = JSON.parse(
-  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
-)[0].files.map((f: { path: string }) => f.path);
+const packed = packedFiles();
 
 /** Every file path named by the exports map (wildcards left out). */
 function exportTargets(node: unknown): string[] {

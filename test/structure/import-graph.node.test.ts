@@ -1,6 +1,7 @@
 /**
- * The layering of src/: no file takes part in an import circle (type imports included), and the
- * method families import only the kernel contract and the float64 reference.
+ * The layering of src/: the folders form layers that import only downward (CONTRIBUTING.md, "Where
+ * things are"), no file takes part in an import circle (type imports included), and the method
+ * families import only the kernel contract and the float64 reference.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -72,11 +73,30 @@ function importCircles(graph: Map<string, string[]>): string[][] {
   return circles;
 }
 
+/**
+ * The folders of src/, lowest first: a file may import its own folder and the folders before it,
+ * never one after it. Files at the top of src/ (the entry points) and a folder not listed here
+ * (a new one) are above every layer: they may import any layer, and no layer may import them.
+ */
+const LAYERS = ['core', 'plain', 'reference', 'methods', 'base', 'backends', 'api', 'stateful', 'three', 'bvh'];
+
+function layerOf(file: string): number {
+  const slash = file.indexOf('/');
+  const rank = slash < 0 ? -1 : LAYERS.indexOf(file.slice(0, slash));
+  return rank < 0 ? LAYERS.length : rank;
+}
+
+/** Every import from a layer to a higher one, as `file → target`. */
+function upwardImports(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) => targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${file} → ${t}`));
+}
+
 describe('src/ layering', () => {
   const graph = importGraph();
 
   it('reads the imports of every source file', () => {
-    expect(graph.get('api/solver.ts')).toContain('core/contract.ts');
+    expect(graph.get('base/solver.ts')).toContain('core/contract.ts');
+    expect(graph.get('api/solver.ts')).toEqual(['base/solver.ts']);
     expect(graph.get('methods/composite.ts')).toContain('core/contract.ts');
   });
 
@@ -98,6 +118,26 @@ describe('src/ layering', () => {
     ).toEqual([]);
   });
 
+  it('finds an upward import when there is one (the detector itself)', () => {
+    const graph = new Map([
+      ['core/contract.ts', ['core/types.ts', 'backends/wasm/kernel-exports.ts']],
+      ['backends/js-solver.ts', ['api/solver.ts', 'base/solver.ts', 'reference/spring.ts']],
+      ['api/create-solver.ts', ['backends/js-solver.ts', 'index.ts', 'vrm/bones.ts']],
+      ['vrm/bones.ts', ['three/damp.ts', 'index.ts']],
+      ['index.ts', ['api/create-solver.ts', 'vrm/bones.ts']],
+    ]);
+    expect(upwardImports(graph)).toEqual([
+      'core/contract.ts → backends/wasm/kernel-exports.ts',
+      'backends/js-solver.ts → api/solver.ts',
+      'api/create-solver.ts → index.ts',
+      'api/create-solver.ts → vrm/bones.ts',
+    ]);
+  });
+
+  it('imports only downward: every folder imports its own layer and those below it', () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
   it('has no import circle, type imports included', () => {
     expect(importCircles(graph)).toEqual([]);
   });
@@ -113,9 +153,12 @@ describe('src/ layering', () => {
     expect(outside).toEqual([]);
   });
 
-  it('keeps the kernel contract a leaf of the core layer', () => {
-    const targets = graph.get('core/contract.ts')!;
-    expect(targets.filter((t) => !t.startsWith('core/') && t !== 'backends/wasm/kernel-exports.ts')).toEqual([]);
+  it('keeps the core layer a leaf: core/ imports only core/', () => {
+    expect(graph.get('core/contract.ts')).toContain('core/kernel-exports.ts');
+    const outside = [...graph]
+      .filter(([file]) => file.startsWith('core/'))
+      .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith('core/')).map((t) => `${file} → ${t}`));
+    expect(outside).toEqual([]);
   });
 
   it('never imports three.js from the main entry', () => {

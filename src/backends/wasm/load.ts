@@ -4,7 +4,7 @@
  * literal path is what Vite and webpack 5 recognise and copy as an asset (esbuild and Rollup do
  * not: they need 'spring-solver/embedded', src/embedded.ts).
  */
-import type { KernelExports } from './kernel-exports.js';
+import type { KernelExports } from '../../core/kernel-exports.js';
 
 export type WasmBuild = 'simd' | 'scalar';
 

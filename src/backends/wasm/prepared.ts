@@ -1,12 +1,12 @@
 /**
- * Prepared calls on the wasm backends (src/api/prepare.ts): the steps call the kernel export
+ * Prepared calls on the wasm backends (src/base/prepare.ts): the steps call the kernel export
  * directly with pointers computed at prepare. Only for arrays in the solver's memory; with
  * others (the copy path) the caller falls back to the ordinary kernel run at every step.
  */
 import type { Kernel, Operand } from '../../core/contract.js';
 import type { Param, SpringMode } from '../../core/types.js';
-import type { PreparedRun } from '../../api/prepare.js';
-import type { KernelExports } from './kernel-exports.js';
+import type { PreparedRun } from '../../base/prepare.js';
+import type { KernelExports } from '../../core/kernel-exports.js';
 
 /** What these functions need of a WasmSolver. */
 interface Host {

@@ -8,14 +8,14 @@
  *   [SCRATCH, +SLOTS·SLOT_BYTES) chunks of arrays that live outside this memory (copy path)
  *   [arena, arena + memoryBytes) alloc() arrays
  */
-import { SolverBase } from '../../api/solver.js';
+import { SolverBase } from '../../base/solver.js';
 import { out, input, type Kernel, type Operand } from '../../core/contract.js';
 import { checkLength } from '../js-solver.js';
 import { describe, firstInvalidJs, type ParamRule } from '../../core/validate.js';
 import type { Param, SpringMode } from '../../core/types.js';
 import { Allocator } from './allocator.js';
-import type { KernelExports } from './kernel-exports.js';
-import type { PreparedRun } from '../../api/prepare.js';
+import type { KernelExports } from '../../core/kernel-exports.js';
+import type { PreparedRun } from '../../base/prepare.js';
 import { kernelArguments, keptSpring, replayKernel } from './prepared.js';
 
 const PAGE = 65536;
