@@ -1,7 +1,6 @@
 /**
  * Tests of the BVH parser and its rotation/position/velocity helpers (src/bvh/index.ts) on the real
- * capture data/pirouette.bvh (the repository's copy of the three.js example, see data/README.md) and on small
- * inline files.
+ * capture data/pirouette.bvh (the three.js example, see data/README.md) and on small inline files.
  * Node only: reads a file.
  */
 import { readFileSync } from 'node:fs';
