@@ -9,8 +9,9 @@
  * Dependencies: the clone gets a symlink to this repository's node_modules instead of an
  * `npm install` (no network, no minutes of install; the dependencies are not what is tested here).
  * Uncommitted changes are not in the clone: commit first. Run time 29 s alone on the 2-core machine
- * (build 18 s, demo 3 s, tests 4 s, benchmark 3 s, site 1 s), about a minute under load (the
- * benchmark re-runs noisy rows), hence this file's long timeouts (4 min a test, 5 for the build).
+ * (build 18 s, demo 3 s, tests 4 s, benchmark 3 s, site 1 s); 112 s inside a full `npm test`
+ * (build 49 s, benchmark 33 s: it re-runs noisy rows), hence this file's long timeouts (4 min a
+ * test, 5 for the build).
  * Node only: spawns processes.
  */
 import { createHash } from 'node:crypto';
