@@ -21,9 +21,9 @@ const WARMUP_FRAMES = 120; // untimed, before the timed run (lets the JS backend
 const SEED = 2024;
 
 // ---------------------------------------------------------------------------------------------
-// The clip, read in place (never copied into the repository)
+// The clip: the repository's copy of the three.js example capture (data/README.md)
 
-const clipUrl = new URL('../../shared/data/pirouette.bvh', import.meta.url);
+const clipUrl = new URL('../data/pirouette.bvh', import.meta.url);
 const bvh = parseBvh(readFileSync(clipUrl, 'utf8'));
 const BONES = bvh.names.length;
 const N = COUNT * BONES;

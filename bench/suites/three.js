@@ -14,7 +14,7 @@ import { DT } from './shared.js';
 const CHARACTERS = 100;
 const HALFLIFE = 0.1;
 const VARIANT = `${CHARACTERS}×pirouette`;
-const BVH = new URL('../../../shared/data/pirouette.bvh', import.meta.url);
+const BVH = new URL('../../data/pirouette.bvh', import.meta.url);
 
 let loaded = null;
 /** The pirouette, parsed once (three's BVHLoader). */

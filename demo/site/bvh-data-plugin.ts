@@ -1,8 +1,8 @@
 /**
  * A Vite plugin that makes the pirouette motion capture available to the demo at
- * `/data/pirouette.bvh` without copying it into the repository: the dev server and the preview
- * server answer that URL from the shared data folder, and a build writes it into the output.
- * The file is ../shared/data/pirouette.bvh beside the repository (PIROUETTE_BVH overrides).
+ * `/data/pirouette.bvh`, although the file lies outside the site's root: the dev server and the
+ * preview server answer that URL from the file, and a build writes it into the output.
+ * The file is the repository's data/pirouette.bvh (PIROUETTE_BVH overrides).
  */
 import { readFileSync } from 'node:fs';
 import type { Connect, Plugin } from 'vite';

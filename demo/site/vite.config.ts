@@ -23,7 +23,7 @@ const PAGES: readonly DemoPage[] = [
 export default defineConfig({
   root: site,
   base: './',
-  plugins: [pageLayoutPlugin(PAGES), pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, '../shared/data/pirouette.bvh'))],
+  plugins: [pageLayoutPlugin(PAGES), pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, 'data/pirouette.bvh'))],
   resolve: {
     alias: [
       { find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') },

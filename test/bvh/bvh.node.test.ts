@@ -1,6 +1,6 @@
 /**
  * Tests of the BVH parser and its rotation/position/velocity helpers (src/bvh/index.ts) on the real
- * capture /work/shared/data/pirouette.bvh (read in place, never copied) and on small inline files.
+ * capture data/pirouette.bvh (the three.js example, see data/README.md) and on small inline files.
  * Node only: reads a file.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { bvhLocalPositions, bvhLocalRotations, bvhVelocities, integrateAngularVelocity, parseBvh } from '../../src/bvh/index.js';
 import { angle, inv, mul, toScaledAngleAxis } from '../../src/reference/quat.js';
 
-const text = readFileSync(new URL('../../../shared/data/pirouette.bvh', import.meta.url), 'utf8');
+const text = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
 const bvh = parseBvh(text);
 const J = bvh.names.length;
 const rotations = bvhLocalRotations(bvh);

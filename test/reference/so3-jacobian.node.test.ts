@@ -8,7 +8,7 @@
  * offW and the destination at its angular velocity), against the speed before it. With the
  * Jacobian the jump is only the difference's truncation; Holden's model (the rate taken for the
  * angular velocity) leaves (J − I)·offW, about 0.15 of the speed with these 2–3 rad offsets.
- * Node only: reads the BVH file.
+ * Node only: reads the BVH file (data/pirouette.bvh).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { mulberry32, uniform } from '../helpers/random.js';
 
 const { quat } = reference;
 const { abs, fromScaledAngleAxis, inv, mul, rotate, toScaledAngleAxis } = quat;
-const text = readFileSync(new URL('../../../shared/data/pirouette.bvh', import.meta.url), 'utf8');
+const text = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
 const bvh = parseBvh(text);
 const B = bvh.names.length;
 const rotations = bvhLocalRotations(bvh);

@@ -1,14 +1,14 @@
 /**
  * The pirouette motion capture in real three.js: BVHLoader's skeleton under a root Object3D (the
  * mixer's root; its tracks are named "hip.quaternion" etc. and resolve by bone name), and its
- * clip. Used by the InertializedMixer tests and benchmark. Node only (reads the file).
+ * clip. Used by the InertializedMixer tests. Node only (reads data/pirouette.bvh).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AnimationMixer, Object3D, type AnimationClip, type Bone } from 'three';
 import { BVHLoader } from 'three/examples/jsm/loaders/BVHLoader.js';
 
-export const PIROUETTE_PATH = fileURLToPath(new URL('../../../shared/data/pirouette.bvh', import.meta.url));
+export const PIROUETTE_PATH = fileURLToPath(new URL('../../data/pirouette.bvh', import.meta.url));
 
 export function loadPirouette(): { clip: AnimationClip; bones: Bone[]; text: string } {
   const text = readFileSync(PIROUETTE_PATH, 'utf8');
