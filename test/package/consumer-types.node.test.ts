@@ -31,6 +31,7 @@ import { createSolver as createEmbeddedSolver } from 'spring-solver/embedded';
 import { damper, quat, type FloatArray } from 'spring-solver/reference';
 import { parseBvh, bvhLocalRotations, type Bvh } from 'spring-solver/bvh';
 import { InstancedSprings, spring3, type InstancedSpringsOptions, type Vector3Like } from 'spring-solver/three';
+import { SpringBones, type SpringBoneManager, type SpringBonesOptions } from 'spring-solver/vrm';
 import { BoxGeometry, InstancedMesh, MeshBasicMaterial, Vector3 } from 'three';
 
 const onFallback: OnFallback = 'silent';
@@ -66,13 +67,20 @@ const rotationGoals: Float32Array = springs.rotationGoals;
 const target: Vector3Like = { x: 1, y: 2, z: 3 };
 const position: Vector3 = spring3(new Vector3(), target, 0.1, 1 / 60);
 
-export { backend, embedded, mode, damping, identity, rotations, rotationGoals, position, Inertializer };
+declare const manager: SpringBoneManager; // a three-vrm VRMSpringBoneManager fits it
+const bonesOptions: SpringBonesOptions = { fixedStep: 1 / 60 };
+const bones = new SpringBones(solver, [manager], bonesOptions);
+// @ts-expect-error: dt is a number
+bones.update('1/60');
+
+export { backend, embedded, mode, damping, identity, rotations, rotationGoals, position, Inertializer, bones };
 `;
 
 /** The entry points' declarations, and those that stripInternal once left contradicting each other. */
 const DECLARATIONS = [
   'dist/index.d.ts',
   'dist/embedded.d.ts',
+  'dist/vrm/index.d.ts',
   'dist/reference/index.d.ts',
   'dist/bvh/index.d.ts',
   'dist/three/index.d.ts',
