@@ -8,6 +8,7 @@
 import { createSolver as createSolverFromFiles, type SolverOptions } from './index.js';
 import type { Solver } from './api/solver.js';
 import { SCALAR_BASE64, SIMD_BASE64 } from './backends/wasm/embedded-builds.js';
+import { decodeBase64 } from './backends/wasm/load.js';
 
 export * from './index.js';
 
@@ -23,11 +24,4 @@ export function createSolver(options: SolverOptions = {}): Promise<Solver> {
   decoded ??= { simd: decodeBase64(SIMD_BASE64), scalar: decodeBase64(SCALAR_BASE64) };
   const { simd = decoded.simd, scalar = decoded.scalar } = options.wasm ?? {};
   return createSolverFromFiles({ ...options, wasm: { simd, scalar } });
-}
-
-function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

@@ -1,8 +1,10 @@
 /**
  * Finding, compiling and instantiating the two wasm builds, in Node and in browsers.
  * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
- * literal path is what Vite and webpack 5 recognise and copy as an asset (esbuild and Rollup do
- * not: they need 'spring-solver/embedded', src/embedded.ts).
+ * literal path is what Vite and webpack 5 recognise and emit as an asset. esbuild and Rollup do
+ * not emit it: when the file cannot be fetched or read, the build's embedded copy is used, from
+ * `./embedded-builds.js` imported with `import()` only then, which code-splitting bundlers emit as
+ * a lazy chunk that is never loaded while the file is there (docs/DECISIONS.md, "Zero-config SIMD").
  */
 import type { KernelExports } from './kernel-exports.js';
 
@@ -17,12 +19,15 @@ export function defaultWasmUrl(build: WasmBuild): URL {
 
 const compiled = new Map<WasmBuild, Promise<WebAssembly.Module>>();
 
-/** Compiles a build once per page or process (unless a source is given). */
+/**
+ * Compiles a build once per page or process: the given source, or else the file next to this
+ * module, or its embedded copy when that file cannot be fetched or read.
+ */
 export function compileBuild(build: WasmBuild, source?: WasmSource): Promise<WebAssembly.Module> {
   if (source !== undefined) return compileSource(source);
   let module = compiled.get(build);
   if (!module) {
-    module = compileSource(defaultWasmUrl(build));
+    module = compileDefault(build);
     module.catch(() => compiled.delete(build)); // a failed load may succeed later
     compiled.set(build, module);
   }
@@ -31,18 +36,60 @@ export function compileBuild(build: WasmBuild, source?: WasmSource): Promise<Web
 
 async function compileSource(source: WasmSource): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
-  if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
-  if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
-    if (url.protocol === 'file:') return WebAssembly.compile(await readFileBytes(url));
-    return compileResponse(await fetch(url));
-  }
+  if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(checkResponse(source));
+  if (typeof source === 'string' || source instanceof URL) return compileFile(await readUrl(source));
   return WebAssembly.compile(source as BufferSource);
+}
+
+/**
+ * The build next to this module. Only a file that cannot be fetched or read (ENOENT, an HTTP error,
+ * no import.meta.url in a CommonJS or IIFE bundle) turns to the embedded copy: a file that is there
+ * but does not compile (a Content-Security-Policy, a broken file) keeps its own error.
+ */
+async function compileDefault(build: WasmBuild): Promise<WebAssembly.Module> {
+  let file: Response | Uint8Array<ArrayBuffer>;
+  try {
+    file = await readUrl(defaultWasmUrl(build));
+  } catch (missing) {
+    return compileEmbedded(build, missing);
+  }
+  return compileFile(file);
+}
+
+/** The module holding both builds in base64, imported once, when a file is first missing. */
+let embeddedBuilds: Promise<typeof import('./embedded-builds.js')> | undefined;
+
+async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebAssembly.Module> {
+  try {
+    embeddedBuilds ??= import('./embedded-builds.js');
+    const { SIMD_BASE64, SCALAR_BASE64 } = await embeddedBuilds.catch((error: unknown) => {
+      embeddedBuilds = undefined; // a failed chunk load may succeed later
+      throw error;
+    });
+    return await WebAssembly.compile(decodeBase64(build === 'simd' ? SIMD_BASE64 : SCALAR_BASE64));
+  } catch (error) {
+    throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
+  }
+}
+
+/** A file's bytes (file: URLs, in Node) or its fetch Response, which must be OK. */
+async function readUrl(source: URL | string): Promise<Response | Uint8Array<ArrayBuffer>> {
+  const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
+  if (url.protocol === 'file:') return readFileBytes(url);
+  return checkResponse(await fetch(url));
+}
+
+function compileFile(file: Response | Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
+  return file instanceof Uint8Array ? WebAssembly.compile(file) : compileResponse(file);
+}
+
+function checkResponse(response: Response): Response {
+  if (!response.ok) throw new Error(`spring-solver: fetching ${response.url} failed with HTTP ${response.status}`);
+  return response;
 }
 
 /** compileStreaming when the engine has it and the server says application/wasm; bytes otherwise. */
 async function compileResponse(response: Response): Promise<WebAssembly.Module> {
-  if (!response.ok) throw new Error(`spring-solver: fetching ${response.url} failed with HTTP ${response.status}`);
   const isWasm = (response.headers.get('content-type') ?? '').split(';')[0].trim() === 'application/wasm';
   if (isWasm && typeof WebAssembly.compileStreaming === 'function') {
     return WebAssembly.compileStreaming(response);
@@ -56,6 +103,20 @@ async function readFileBytes(url: URL): Promise<Uint8Array<ArrayBuffer>> {
   const fsModule = 'node:fs/promises';
   const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule)) as typeof import('node:fs/promises');
   return new Uint8Array(await readFile(url));
+}
+
+/** The bytes of a base64 string (Uint8Array.fromBase64 is not in Node 20). */
+export function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** An error as the fallback reason shows it: its message, after its name unless that is plain `Error`. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
 }
 
 /**
