@@ -25,7 +25,15 @@ async function bundleEsbuild(entry, out) {
 }
 
 async function bundleEsbuildSplitting(entry, out) {
-  await esbuild.build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', splitting: true, outdir: out, logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    outdir: out,
+    logLevel: 'silent',
+  });
   return entry.split('/').pop();
 }
 
@@ -58,7 +66,13 @@ async function bundleWebpack(entry, out) {
   return 'main.js';
 }
 
-const BUNDLERS = { esbuild: bundleEsbuild, 'esbuild --splitting': bundleEsbuildSplitting, rollup: bundleRollup, vite: bundleVite, webpack: bundleWebpack };
+const BUNDLERS = {
+  esbuild: bundleEsbuild,
+  'esbuild --splitting': bundleEsbuildSplitting,
+  rollup: bundleRollup,
+  vite: bundleVite,
+  webpack: bundleWebpack,
+};
 
 /**
  * The JS a start-up loads (the entry file and the chunks it imports statically, found by their import
@@ -87,7 +101,7 @@ async function sizes(out, entry) {
   };
   return {
     initial: sum([...initial]),
-    lazy: sum(js.filter((file) => !initial.has(file))),
+    lazy: js.filter((file) => !initial.has(file)).map((file) => sum([file])),
     wasm: files.filter((file) => file.endsWith('.wasm')).map((file) => ({ file, ...sum([file]) })),
   };
 }
@@ -109,18 +123,28 @@ try {
   const wasmDir = join(root, 'dist', 'backends', 'wasm');
   for (const build of ['simd', 'scalar']) {
     const bytes = await readFile(join(wasmDir, `spring-solver.${build}.wasm`));
-    console.log(`dist/backends/wasm/spring-solver.${build}.wasm: ${pair({ bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })}`);
+    console.log(
+      `dist/backends/wasm/spring-solver.${build}.wasm: ${pair({ bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })}`,
+    );
   }
-  console.log('\nbundler             entry     JS at start                  lazy JS (if the .wasm is missing)   .wasm emitted');
+  console.log(
+    '\nbundler             entry     JS at start                  lazy JS chunks (loaded if a .wasm is missing)          .wasm emitted',
+  );
   for (const [bundler, bundle] of Object.entries(BUNDLERS)) {
     for (const name of Object.keys(ENTRIES)) {
       const out = join(dir, `out-${bundler}-${name}`);
       const entry = await bundle(join(dir, `app-${name}.js`), out);
       const { initial, lazy, wasm } = await sizes(out, entry);
-      const wasmText = wasm.length === 0 ? 'none' : wasm.map((w) => `${kB(w.gzip)} kB gzip`).join(' + ');
-      console.log(
-        `${bundler.padEnd(19)} ${name.padEnd(9)} ${pair(initial).padEnd(28)} ${(lazy.bytes ? pair(lazy) : 'none').padEnd(35)} ${wasmText}`,
-      );
+      const list = (items, text) =>
+        items.length === 0
+          ? 'none'
+          : items
+              .sort((a, b) => b.bytes - a.bytes)
+              .map(text)
+              .join(' + ');
+      const lazyText = list(lazy, pair);
+      const wasmText = list(wasm, (w) => `${kB(w.gzip)} kB gzip`);
+      console.log(`${bundler.padEnd(19)} ${name.padEnd(9)} ${pair(initial).padEnd(28)} ${lazyText.padEnd(54)} ${wasmText}`);
     }
   }
 } finally {

@@ -1,14 +1,14 @@
 // Bundling with esbuild (its JS API), which leaves `new URL('…/x.wasm', import.meta.url)` alone:
 // it copies no .wasm file. 'spring-solver' then runs on 'simd' from the embedded copy, which the
 // loader imports with import() when the file is missing: with esbuild's defaults that import is
-// bundled into the one output file; with `splitting` it is a chunk of its own, loaded only then.
+// bundled into the one output file; with `splitting` each build's copy is a chunk of its own, loaded only then.
 // 'spring-solver/embedded' works as is too, in Node (ESM and CommonJS) and in Chromium.
 import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';
-import { embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
+import { embeddedChunks, embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
 import { launchChromium, openWatchedPage } from '../helpers/chromium.js';
 import { loadScenario, maxDifference, SCENARIO_TOLERANCE, type ScenarioResult } from '../helpers/scenario.js';
 import { runScenario } from '../fixtures/spring-scenario.js';
@@ -70,39 +70,43 @@ describe('an esbuild bundle of a Node app', () => {
     expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
   });
 
-  it("with splitting, the embedded copy is a chunk of its own, loaded only when a .wasm file is missing", async () => {
+  it('with splitting, each embedded copy is a chunk of its own, loaded only when its .wasm file is missing', async () => {
     const outdir = await bundle('node-main.js', 'node-split', { platform: 'node', format: 'esm', splitting: true });
-    const { files } = await listOutput(outdir);
-    const chunk = files.find((file) => file !== 'node-main.js');
-    expect(files).toEqual(['node-main.js', chunk].sort());
-    expect(await readFile(join(outdir, chunk!), 'utf8')).toContain(await embeddedMarker());
+    const chunks = await embeddedChunks(outdir, 'node-main.js');
+    expect(chunks).toEqual({
+      simd: expect.stringMatching(/^embedded-simd-\w+\.js$/),
+      scalar: expect.stringMatching(/^embedded-scalar-\w+\.js$/),
+    });
+    expect((await listOutput(outdir)).files).toEqual([chunks.scalar, chunks.simd, 'node-main.js']);
     expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain(await embeddedMarker());
+    // The scalar chunk deleted: 'simd' needs only its own.
+    await rm(join(outdir, chunks.scalar));
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(result.backend).toBe('simd');
     expect(result.fallbackReason).toBeNull();
     expect(stderr).toBe('');
 
-    // The .wasm files copied beside it and the chunk deleted: still 'simd', so the chunk was not needed.
+    // The .wasm files copied beside it and the SIMD chunk deleted too: still 'simd', so no chunk was needed.
     for (const build of ['simd', 'scalar']) {
       const file = `spring-solver.${build}.wasm`;
       await cp(join(app.dir, 'node_modules/spring-solver/dist/backends/wasm', file), join(outdir, file));
     }
-    await rm(join(outdir, chunk!));
+    await rm(join(outdir, chunks.simd));
     const copied = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(copied.result.backend).toBe('simd');
     expect(copied.stderr).toBe('');
   });
 
-  it("with neither the .wasm files nor the chunk of the embedded copy, it runs on 'js', names both failures and warns", async () => {
+  it("with neither the .wasm files nor the chunks of the embedded copies, it runs on 'js', names both failures of each build and warns", async () => {
     const outdir = await bundle('node-main.js', 'node-split-lost', { platform: 'node', format: 'esm', splitting: true });
-    const chunk = (await listOutput(outdir)).files.find((file) => file !== 'node-main.js')!;
-    await rm(join(outdir, chunk));
+    const chunks = await embeddedChunks(outdir, 'node-main.js');
+    for (const chunk of Object.values(chunks)) await rm(join(outdir, chunk));
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(result.backend).toBe('js');
-    const failure = (build: string) =>
-      `the ${build} build (from file://${outdir}/spring-solver.${build.toLowerCase()}.wasm) failed to load: ENOENT: no such file or directory, open '${outdir}/spring-solver.${build.toLowerCase()}.wasm'; ` +
-      `its embedded copy failed to load too: Cannot find module '${join(outdir, chunk)}' imported from ${join(outdir, 'node-main.js')}`;
-    expect(result.fallbackReason).toBe(`${failure('SIMD')}; ${failure('scalar')}`);
+    const failure = (build: 'simd' | 'scalar', name: string) =>
+      `the ${name} build (from file://${outdir}/spring-solver.${build}.wasm) failed to load: ENOENT: no such file or directory, open '${outdir}/spring-solver.${build}.wasm'; ` +
+      `its embedded copy failed to load too: Cannot find module '${join(outdir, chunks[build])}' imported from ${join(outdir, 'node-main.js')}`;
+    expect(result.fallbackReason).toBe(`${failure('simd', 'SIMD')}; ${failure('scalar', 'scalar')}`);
     expect(stderr).toContain(`createSolver() runs the slower 'js' backend: ${result.fallbackReason}.`);
     expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
   });

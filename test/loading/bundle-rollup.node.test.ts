@@ -1,7 +1,7 @@
 // Bundling with Rollup 4 and @rollup/plugin-node-resolve (their JS API). Like esbuild, Rollup keeps
 // `new URL('…/x.wasm', import.meta.url)` as it is and copies no .wasm file: 'spring-solver' then
-// runs on 'simd' from the embedded copy, which Rollup writes as a chunk of its own (the loader's
-// import()), loaded only when a file is missing. A single-file output (`output.file`, IIFE, UMD)
+// runs on 'simd' from the embedded copy, which Rollup writes as a chunk per build (the loader's
+// import()), loaded only when that build's file is missing. A single-file output (`output.file`, IIFE, UMD)
 // needs `inlineDynamicImports`; 'spring-solver/embedded' works as is.
 import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { rollup, type OutputOptions, type RollupLog } from 'rollup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';
 import { runScenario } from '../fixtures/spring-scenario.js';
-import { embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
+import { embeddedChunks, embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
 import { maxDifference, SCENARIO_TOLERANCE, type ScenarioResult } from '../helpers/scenario.js';
 
 let app: BundledApp;
@@ -31,7 +31,9 @@ async function bundle(entry: string, out: string, output: OutputOptions = {}): P
   const build = await rollup({ input: app.entry(entry), plugins: [nodeResolve()], onwarn: (warning) => warnings.push(warning) });
   const outdir = join(app.dir, out);
   try {
-    await build.write(output.file ? { format: 'es', ...output, file: join(outdir, output.file) } : { dir: outdir, format: 'es', ...output });
+    await build.write(
+      output.file ? { format: 'es', ...output, file: join(outdir, output.file) } : { dir: outdir, format: 'es', ...output },
+    );
   } finally {
     await build.close();
   }
@@ -42,10 +44,12 @@ describe('a Rollup bundle of a Node app', () => {
   it("importing 'spring-solver': no .wasm is written, and it runs on 'simd' from the embedded copy's chunk, with no warning", async () => {
     const { outdir, warnings } = await bundle('node-main.js', 'main');
     expect(warnings).toEqual([]);
-    const { files } = await listOutput(outdir);
-    const chunk = files.find((file) => file !== 'node-main.js')!;
-    expect(files).toEqual([chunk, 'node-main.js']);
-    expect(chunk).toMatch(/^embedded-builds-[\w-]+\.js$/);
+    const chunks = await embeddedChunks(outdir, 'node-main.js');
+    expect(chunks).toEqual({
+      simd: expect.stringMatching(/^embedded-simd-[\w-]+\.js$/),
+      scalar: expect.stringMatching(/^embedded-scalar-[\w-]+\.js$/),
+    });
+    expect((await listOutput(outdir)).files).toEqual([chunks.scalar, chunks.simd, 'node-main.js']);
     expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain(await embeddedMarker());
     for (const backend of [undefined, 'simd', 'wasm']) {
       const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'), backend);
@@ -56,6 +60,8 @@ describe('a Rollup bundle of a Node app', () => {
     }
 
     // The README's recipe, copying the two files next to the bundle, needs no chunk: deleted, still 'simd'.
+    const chunk = chunks.simd;
+    await rm(join(outdir, chunks.scalar));
     for (const build of ['simd', 'scalar']) {
       const file = `spring-solver.${build}.wasm`;
       await cp(join(app.dir, 'node_modules/spring-solver/dist/backends/wasm', file), join(outdir, file));

@@ -3,8 +3,9 @@
  * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
  * literal path is what Vite and webpack 5 recognise and emit as an asset. esbuild and Rollup do
  * not emit it: when the file cannot be fetched or read, the build's embedded copy is used, from
- * `./embedded-builds.js` imported with `import()` only then, which code-splitting bundlers emit as
- * a lazy chunk that is never loaded while the file is there (docs/DECISIONS.md, "Zero-config SIMD").
+ * `./embedded-simd.js` or `./embedded-scalar.js` imported with `import()` only then, which
+ * code-splitting bundlers emit as lazy chunks, never loaded while the file is there
+ * (docs/DECISIONS.md, "Zero-config SIMD under every bundler").
  */
 import type { KernelExports } from './kernel-exports.js';
 
@@ -56,17 +57,15 @@ async function compileDefault(build: WasmBuild): Promise<WebAssembly.Module> {
   return compileFile(file);
 }
 
-/** The module holding both builds in base64, imported once, when a file is first missing. */
-let embeddedBuilds: Promise<typeof import('./embedded-builds.js')> | undefined;
-
+/**
+ * The build's embedded copy, from a module of its own imported only now (literal specifiers, so that
+ * bundlers include it: code-splitting ones as a lazy chunk per build).
+ */
 async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebAssembly.Module> {
   try {
-    embeddedBuilds ??= import('./embedded-builds.js');
-    const { SIMD_BASE64, SCALAR_BASE64 } = await embeddedBuilds.catch((error: unknown) => {
-      embeddedBuilds = undefined; // a failed chunk load may succeed later
-      throw error;
-    });
-    return await WebAssembly.compile(decodeBase64(build === 'simd' ? SIMD_BASE64 : SCALAR_BASE64));
+    const base64 =
+      build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
+    return await WebAssembly.compile(decodeBase64(base64));
   } catch (error) {
     throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
   }
