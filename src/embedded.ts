@@ -1,8 +1,8 @@
 /**
  * spring-solver/embedded: the package's API with both wasm builds embedded in the JavaScript
- * (base64), for bundlers that do not copy `new URL('./x.wasm', import.meta.url)` assets (esbuild,
- * Rollup) and for single-file bundles. Costs about 160 kB of JavaScript (see docs/DECISIONS.md),
- * which the main entry 'spring-solver' does not pull in.
+ * (base64), for single-file bundles that should fetch or read nothing. Costs about 240 kB of
+ * JavaScript (78 kB gzip; `node scripts/measure-sizes.mjs`), which the main entry 'spring-solver'
+ * imports only lazily, one build at a time, when a .wasm file cannot be fetched or read.
  * @module
  */
 import { createSolver as createSolverFromFiles, type SolverOptions } from './index.js';
