@@ -6,7 +6,7 @@
 // .wasm files emitted, in bytes and gzip -9 bytes. Run `npm run build` first; then `node scripts/measure-sizes.mjs`.
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -21,7 +21,7 @@ const ENTRIES = { main: 'spring-solver', embedded: 'spring-solver/embedded' };
 
 async function bundleEsbuild(entry, out) {
   await esbuild.build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', outdir: out, logLevel: 'silent' });
-  return entry.split('/').pop();
+  return basename(entry);
 }
 
 async function bundleEsbuildSplitting(entry, out) {
@@ -34,7 +34,7 @@ async function bundleEsbuildSplitting(entry, out) {
     outdir: out,
     logLevel: 'silent',
   });
-  return entry.split('/').pop();
+  return basename(entry);
 }
 
 async function bundleRollup(entry, out) {
@@ -46,23 +46,27 @@ async function bundleRollup(entry, out) {
     const { code } = await esbuild.transform(await readFile(join(out, file), 'utf8'), { minify: true, format: 'esm' });
     await writeFile(join(out, file), code);
   }
-  return entry.split('/').pop();
+  return basename(entry);
 }
 
 async function bundleVite(entry, out) {
-  const html = join(dir, `vite-${out.split('/').pop()}.html`);
+  const html = join(dir, `vite-${basename(out)}.html`);
   await writeFile(html, `<!doctype html><script type="module" src="${entry}"></script>`);
   await viteBuild({ root: dir, configFile: false, logLevel: 'silent', build: { outDir: out, rollupOptions: { input: html } } });
-  const page = await readFile(join(out, html.split('/').pop()), 'utf8');
-  return /<script type="module" crossorigin src="\/([^"]+)"/.exec(page)[1];
+  const page = await readFile(join(out, basename(html)), 'utf8');
+  const script = /<script type="module" crossorigin src="\/([^"]+)"/.exec(page);
+  if (!script) throw new Error(`no module script in Vite's ${basename(html)}`);
+  return script[1];
 }
 
 async function bundleWebpack(entry, out) {
-  await new Promise((done, fail) =>
+  /** @type {Promise<void>} */
+  const built = new Promise((done, fail) =>
     webpack({ mode: 'production', target: 'web', entry, output: { path: out, filename: 'main.js' } }, (error, stats) =>
-      error || stats.hasErrors() ? fail(error ?? new Error(stats.toString('errors-only'))) : done(),
+      error || !stats || stats.hasErrors() ? fail(error ?? new Error(stats?.toString('errors-only'))) : done(),
     ),
   );
+  await built;
   return 'main.js';
 }
 
@@ -80,11 +84,19 @@ const BUNDLERS = {
  */
 async function sizes(out, entry) {
   const files = (await readdir(out, { recursive: true })).filter((file) => /\.(js|wasm)$/.test(file));
-  const contents = new Map(await Promise.all(files.map(async (file) => [file, await readFile(join(out, file))])));
+  /** @type {Map<string, Buffer>} */
+  const contents = new Map();
+  for (const file of files) contents.set(file, await readFile(join(out, file)));
+  /** @param {string} file */
+  const bytesOf = (file) => {
+    const bytes = contents.get(file);
+    if (!bytes) throw new Error(`${file} is not in ${out}`);
+    return bytes;
+  };
   const js = files.filter((file) => file.endsWith('.js'));
   const initial = new Set([entry]);
   for (const file of initial) {
-    const code = contents.get(file).toString('utf8');
+    const code = bytesOf(file).toString('utf8');
     for (const [, spec] of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]*from\s*)?["']([^"']+)["']/g)) {
       const target = join(file, '..', spec).replace(/^\.\//, '');
       if (contents.has(target)) initial.add(target);
@@ -94,8 +106,8 @@ async function sizes(out, entry) {
     let bytes = 0;
     let gzip = 0;
     for (const name of names) {
-      bytes += contents.get(name).length;
-      gzip += gzipSync(contents.get(name), { level: 9 }).length;
+      bytes += bytesOf(name).length;
+      gzip += gzipSync(bytesOf(name), { level: 9 }).length;
     }
     return { bytes, gzip };
   };
