@@ -1,13 +1,14 @@
 /**
  * spring-solver/embedded: the package's API with both wasm builds embedded in the JavaScript
- * (base64), for bundlers that do not copy `new URL('./x.wasm', import.meta.url)` assets (esbuild,
- * Rollup) and for single-file bundles. Costs about 160 kB of JavaScript (see docs/DECISIONS.md),
- * which the main entry 'spring-solver' does not pull in.
+ * (base64), for single-file bundles that should fetch or read nothing. Costs about 240 kB of
+ * JavaScript (78 kB gzip; `node scripts/measure-sizes.mjs`), which the main entry 'spring-solver'
+ * imports only lazily, one build at a time, when a .wasm file cannot be fetched or read.
  * @module
  */
 import { createSolver as createSolverFromFiles, type SolverOptions } from './index.js';
 import type { Solver } from './api/solver.js';
 import { SCALAR_BASE64, SIMD_BASE64 } from './backends/wasm/embedded-builds.js';
+import { decodeBase64 } from './backends/wasm/load.js';
 
 export * from './index.js';
 
@@ -23,11 +24,4 @@ export function createSolver(options: SolverOptions = {}): Promise<Solver> {
   decoded ??= { simd: decodeBase64(SIMD_BASE64), scalar: decodeBase64(SCALAR_BASE64) };
   const { simd = decoded.simd, scalar = decoded.scalar } = options.wasm ?? {};
   return createSolverFromFiles({ ...options, wasm: { simd, scalar } });
-}
-
-function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

@@ -9,7 +9,7 @@
 import type { Solver } from './solver.js';
 import { JsSolver } from '../backends/js-solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
-import { defaultWasmUrl, type WasmBuild, type WasmSource } from '../backends/wasm/load.js';
+import { defaultWasmUrl, describeError, type WasmBuild, type WasmSource } from '../backends/wasm/load.js';
 import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { describe } from '../core/validate.js';
 
@@ -84,9 +84,4 @@ function describeSource(build: WasmBuild, source: WasmSource | undefined): strin
   if (source instanceof WebAssembly.Module) return 'a WebAssembly.Module';
   const bytes = (source as { byteLength?: unknown }).byteLength;
   return typeof bytes === 'number' ? `${bytes} bytes` : describe(source);
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
 }

@@ -58,10 +58,29 @@ export async function listOutput(dir: string): Promise<{ files: string[]; bytes:
   return { files: regular, bytes };
 }
 
-/** The first characters of the embedded SIMD build's base64: a bundle containing them carries the builds. */
-export async function embeddedMarker(): Promise<string> {
-  const source = await readFile(root('dist/backends/wasm/embedded-builds.js'), 'utf8');
-  const match = /SIMD_BASE64 = '([^']{64})/.exec(source);
-  if (!match) throw new Error('dist/backends/wasm/embedded-builds.js has no SIMD_BASE64: run npm run build');
+/** The first characters of an embedded build's base64 (SIMD by default): a file containing them carries that build. */
+export async function embeddedMarker(build: 'simd' | 'scalar' = 'simd'): Promise<string> {
+  const file = `dist/backends/wasm/embedded-${build}.js`;
+  const match = /_BASE64 = '([^']{64})/.exec(await readFile(root(file), 'utf8'));
+  if (!match) throw new Error(`${file} has no base64 build: run npm run build`);
   return match[1]!;
+}
+
+/**
+ * The lazy chunks of the embedded copies in a bundle's output folder: its JS files other than `entry`,
+ * which must be exactly two, one holding each build.
+ */
+export async function embeddedChunks(dir: string, entry: string): Promise<{ simd: string; scalar: string }> {
+  const chunks = (await listOutput(dir)).files.filter((file) => file.endsWith('.js') && file !== entry);
+  const holding = async (build: 'simd' | 'scalar') => {
+    const marker = await embeddedMarker(build);
+    const found: string[] = [];
+    for (const chunk of chunks) if ((await readFile(join(dir, chunk), 'utf8')).includes(marker)) found.push(chunk);
+    return found;
+  };
+  const [simd, scalar] = [await holding('simd'), await holding('scalar')];
+  if (chunks.length !== 2 || simd.length !== 1 || scalar.length !== 1 || simd[0] === scalar[0]) {
+    throw new Error(`expected one chunk per embedded build beside ${entry} in ${dir}, found: ${chunks.join(', ') || 'none'}`);
+  }
+  return { simd: simd[0]!, scalar: scalar[0]! };
 }

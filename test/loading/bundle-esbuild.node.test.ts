@@ -1,13 +1,14 @@
 // Bundling with esbuild (its JS API), which leaves `new URL('…/x.wasm', import.meta.url)` alone:
-// it copies no .wasm file. So 'spring-solver' in a bundle needs the README's recipe (copy the
-// two files next to the bundle), else it runs on 'js' and says why; 'spring-solver/embedded'
-// works as is, in Node (ESM and CommonJS) and in Chromium.
+// it copies no .wasm file. 'spring-solver' then runs on 'simd' from the embedded copy, which the
+// loader imports with import() when the file is missing: with esbuild's defaults that import is
+// bundled into the one output file; with `splitting` each build's copy is a chunk of its own, loaded only then.
+// 'spring-solver/embedded' works as is too, in Node (ESM and CommonJS) and in Chromium.
 import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';
-import { embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
+import { embeddedChunks, embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
 import { launchChromium, openWatchedPage } from '../helpers/chromium.js';
 import { loadScenario, maxDifference, SCENARIO_TOLERANCE, type ScenarioResult } from '../helpers/scenario.js';
 import { runScenario } from '../fixtures/spring-scenario.js';
@@ -33,14 +34,18 @@ async function bundle(entry: string, out: string, options: esbuild.BuildOptions 
 }
 
 describe('an esbuild bundle of a Node app', () => {
-  it("importing 'spring-solver': no .wasm is written, so it runs on 'js', names the missing file and warns", async () => {
+  it("importing 'spring-solver' with esbuild's defaults: no .wasm is written, and it runs on 'simd' from the embedded copy, with no warning", async () => {
     const outdir = await bundle('node-main.js', 'node-esm', { platform: 'node', format: 'esm' });
     expect((await listOutput(outdir)).files).toEqual(['node-main.js']);
-    const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
-    expect(result.backend).toBe('js');
-    expect(result.fallbackReason).toContain(`the SIMD build (from file://${outdir}/spring-solver.simd.wasm) failed to load: ENOENT`);
-    expect(stderr).toContain(`createSolver() runs the slower 'js' backend: ${result.fallbackReason}.`);
-    expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
+    // Without splitting, esbuild bundles the import() of the embedded copy into the one file.
+    expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).toContain(await embeddedMarker());
+    for (const backend of [undefined, 'simd', 'wasm']) {
+      const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'), backend);
+      expect(result.backend).toBe(backend ?? 'simd');
+      expect(result.fallbackReason).toBeNull();
+      expect(stderr).toBe('');
+      expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
+    }
   });
 
   it("the README's recipe: the two .wasm files copied next to the ESM bundle, and it runs on 'simd'", async () => {
@@ -56,15 +61,54 @@ describe('an esbuild bundle of a Node app', () => {
     expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
   });
 
-  it("as CommonJS (no import.meta), 'spring-solver' runs on 'js' and says it could not locate the builds", async () => {
+  it("as CommonJS (no import.meta, so no file to read), 'spring-solver' runs on 'simd' from the embedded copy", async () => {
     const outdir = await bundle('node-main.js', 'node-cjs', { platform: 'node', format: 'cjs' });
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
+    expect(result.backend).toBe('simd');
+    expect(result.fallbackReason).toBeNull();
+    expect(stderr).toBe('');
+    expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
+  });
+
+  it('with splitting, each embedded copy is a chunk of its own, loaded only when its .wasm file is missing', async () => {
+    const outdir = await bundle('node-main.js', 'node-split', { platform: 'node', format: 'esm', splitting: true });
+    const chunks = await embeddedChunks(outdir, 'node-main.js');
+    expect(chunks).toEqual({
+      simd: expect.stringMatching(/^embedded-simd-\w+\.js$/),
+      scalar: expect.stringMatching(/^embedded-scalar-\w+\.js$/),
+    });
+    expect((await listOutput(outdir)).files).toEqual([chunks.scalar, chunks.simd, 'node-main.js']);
+    expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain(await embeddedMarker());
+    // The scalar chunk deleted: 'simd' needs only its own.
+    await rm(join(outdir, chunks.scalar));
+    const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
+    expect(result.backend).toBe('simd');
+    expect(result.fallbackReason).toBeNull();
+    expect(stderr).toBe('');
+
+    // The .wasm files copied beside it and the SIMD chunk deleted too: still 'simd', so no chunk was needed.
+    for (const build of ['simd', 'scalar']) {
+      const file = `spring-solver.${build}.wasm`;
+      await cp(join(app.dir, 'node_modules/spring-solver/dist/backends/wasm', file), join(outdir, file));
+    }
+    await rm(join(outdir, chunks.simd));
+    const copied = await runNodeBundle(join(outdir, 'node-main.js'));
+    expect(copied.result.backend).toBe('simd');
+    expect(copied.stderr).toBe('');
+  });
+
+  it("with neither the .wasm files nor the chunks of the embedded copies, it runs on 'js', names both failures of each build and warns", async () => {
+    const outdir = await bundle('node-main.js', 'node-split-lost', { platform: 'node', format: 'esm', splitting: true });
+    const chunks = await embeddedChunks(outdir, 'node-main.js');
+    for (const chunk of Object.values(chunks)) await rm(join(outdir, chunk));
+    const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(result.backend).toBe('js');
-    expect(result.fallbackReason).toBe(
-      'the SIMD build (from spring-solver.simd.wasm next to the module, which has no import.meta.url here) failed to load: TypeError: Invalid URL; ' +
-        'the scalar build (from spring-solver.scalar.wasm next to the module, which has no import.meta.url here) failed to load: TypeError: Invalid URL',
-    );
-    expect(stderr).toContain(result.fallbackReason);
+    const failure = (build: 'simd' | 'scalar', name: string) =>
+      `the ${name} build (from file://${outdir}/spring-solver.${build}.wasm) failed to load: ENOENT: no such file or directory, open '${outdir}/spring-solver.${build}.wasm'; ` +
+      `its embedded copy failed to load too: Cannot find module '${join(outdir, chunks[build])}' imported from ${join(outdir, 'node-main.js')}`;
+    expect(result.fallbackReason).toBe(`${failure('simd', 'SIMD')}; ${failure('scalar', 'scalar')}`);
+    expect(stderr).toContain(`createSolver() runs the slower 'js' backend: ${result.fallbackReason}.`);
+    expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
   });
 
   it("importing 'spring-solver/embedded' runs on 'simd' as ESM and as CommonJS, with no file beside it and no warning", async () => {
@@ -84,23 +128,48 @@ describe('an esbuild bundle of a Node app', () => {
     }
   });
 
-  it("the embedded builds stay out of bundles that import 'spring-solver', or only pure functions of 'spring-solver/embedded'", async () => {
+  it("the embedded builds stay out of bundles that import only pure functions of 'spring-solver/embedded'; what they cost", async () => {
     const marker = await embeddedMarker();
-    const main = await bundle('node-main.js', 'shaken-main', { platform: 'node', format: 'esm' });
+    const before = await bundle('node-main.js', 'shaken-main', { platform: 'node', format: 'esm', splitting: true });
+    const inlined = await bundle('node-main.js', 'shaken-inlined', { platform: 'node', format: 'esm' });
     const embedded = await bundle('node-embedded.js', 'shaken-embedded', { platform: 'node', format: 'esm' });
     const pure = await bundle('conversion-only.js', 'shaken-pure', { platform: 'node', format: 'esm' });
-    expect(await readFile(join(main, 'node-main.js'), 'utf8')).not.toContain(marker);
     const pureCode = await readFile(join(pure, 'conversion-only.js'), 'utf8');
     expect(pureCode).not.toContain(marker);
     expect(pureCode).not.toContain('createSolver');
-    // The builds are 90 + 29 kB of wasm, 159 kB as base64: the difference between the two bundles.
-    const [mainBytes, embeddedBytes] = [(await listOutput(main)).bytes, (await listOutput(embedded)).bytes];
-    expect(embeddedBytes - mainBytes).toBeGreaterThan(150_000);
-    expect(mainBytes).toBeLessThan(60_000);
+    // The builds are about 240 kB of base64 (scripts/measure-sizes.mjs): the entry file of a split
+    // bundle goes without them, and the one-file bundles of either entry carry them.
+    const size = async (dir: string, file: string) => (await readFile(join(dir, file))).length;
+    const entryBytes = await size(before, 'node-main.js');
+    expect(entryBytes).toBeLessThan(60_000);
+    expect((await size(inlined, 'node-main.js')) - entryBytes).toBeGreaterThan(200_000);
+    expect((await size(embedded, 'node-embedded.js')) - entryBytes).toBeGreaterThan(200_000);
   });
 });
 
 describe('an esbuild bundle of a web app', () => {
+  it("importing 'spring-solver' with esbuild's defaults runs on 'simd' in Chromium from the embedded copy after the .wasm's 404, with no warning", async () => {
+    const outdir = await bundle('browser-main.js', 'web-main', { platform: 'browser', format: 'esm', entryNames: 'main' });
+    await cp(app.entry('index.html'), join(outdir, 'index.html'));
+    expect((await listOutput(outdir)).files).toEqual(['index.html', 'main.js']);
+    const browser = await launchChromium();
+    const server = await startStaticServer({ mounts: { '/': outdir } });
+    try {
+      const { page, errors, warnings } = await openWatchedPage(browser);
+      const result = await loadScenario(page, server.url);
+      expect(result.backend).toBe('simd');
+      expect(result.fallbackReason).toBeNull();
+      expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);
+      // The file is tried first: Chromium logs its 404 itself, and nothing else is fetched.
+      expect(server.requests.map((r) => `${r.path} ${r.status}`)).toEqual(['/ 200', '/main.js 200', '/spring-solver.simd.wasm 404']);
+      expect(errors).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
+      expect(warnings).toEqual([]);
+    } finally {
+      await server.close();
+      await browser.close();
+    }
+  });
+
   it("importing 'spring-solver/embedded' runs on 'simd' in Chromium, fetching no .wasm, with no console error or warning", async () => {
     const outdir = await bundle('browser-embedded.js', 'web', { platform: 'browser', format: 'esm', entryNames: 'main' });
     await cp(app.entry('index.html'), join(outdir, 'index.html'));

@@ -1,6 +1,7 @@
 // Bundling with webpack 5 (its JS API, production mode). webpack treats
 // `new URL('…/x.wasm', import.meta.url)` as an asset: it emits both builds with hashed names and
-// rewrites the URLs, so 'spring-solver' works as is, in a Node bundle and in Chromium.
+// rewrites the URLs, so 'spring-solver' works as is, in a Node bundle and in Chromium. It also emits
+// the embedded copies (the loader's import() for a missing file) as lazy chunks, never loaded here.
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright';
@@ -8,7 +9,7 @@ import webpack, { type Configuration, type Stats } from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';
 import { runScenario } from '../fixtures/spring-scenario.js';
-import { listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
+import { embeddedChunks, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
 import { launchChromium, openWatchedPage } from '../helpers/chromium.js';
 import { loadScenario, maxDifference, SCENARIO_TOLERANCE, type ScenarioResult } from '../helpers/scenario.js';
 import { startStaticServer } from '../helpers/static-server.js';
@@ -51,6 +52,8 @@ describe("a webpack bundle importing 'spring-solver'", () => {
       expect.stringMatching(HASHED_WASM),
       expect.stringMatching(HASHED_WASM),
     ]);
+    // The chunks of the embedded copies are deleted: with the .wasm assets there, they are never loaded.
+    for (const chunk of Object.values(await embeddedChunks(outdir, 'main.js'))) await rm(join(outdir, chunk));
     for (const backend of [undefined, 'wasm']) {
       const { result, stderr } = await runNodeBundle(join(outdir, 'main.js'), backend);
       expect(result.backend).toBe(backend ?? 'simd');
@@ -63,6 +66,7 @@ describe("a webpack bundle importing 'spring-solver'", () => {
   it("for the web: it runs on 'simd' in Chromium, fetching the hashed SIMD build, with no console error or warning", async () => {
     const outdir = await bundle('browser-main.js', 'web', { target: 'web' });
     await cp(app.entry('index.html'), join(outdir, 'index.html'));
+    const chunks = Object.values(await embeddedChunks(outdir, 'main.js'));
     browser = await launchChromium();
     const server = await startStaticServer({ mounts: { '/': outdir } });
     try {
@@ -76,6 +80,7 @@ describe("a webpack bundle importing 'spring-solver'", () => {
         status: 200,
         contentType: 'application/wasm',
       });
+      expect(server.requests.map((r) => r.path.slice(1)).filter((path) => chunks.includes(path))).toEqual([]);
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
     } finally {

@@ -18,6 +18,7 @@ const MOUNTS = {
 };
 
 const SIMD_WASM = '/node_modules/spring-solver/dist/backends/wasm/spring-solver.simd.wasm';
+const EMBEDDED = '/node_modules/spring-solver/dist/backends/wasm/embedded-simd.js';
 
 let browser: Browser;
 
@@ -82,25 +83,51 @@ describe('a static page importing dist/index.js with no bundler', () => {
     expect(warnings).toEqual([]);
   });
 
-  it("with the SIMD file missing (HTTP 404), createSolver() runs 'wasm', names the 404 in fallbackReason and warns once", async () => {
+  it("with the SIMD file missing (HTTP 404), createSolver() runs 'simd' from the embedded copy, fetched only then, with no warning", async () => {
+    const { result, warnings, requests } = await runPage('application/wasm');
+    expect(requests.map((r) => r.path).filter((path) => path.includes('/embedded-'))).toEqual([]); // with the file there, no copy is fetched
+    expect(result.backend).toBe('simd');
+    expect(warnings).toEqual([]);
+
     // The longest mount wins: this one answers 404 for the SIMD build alone.
     const mounts = { ...MOUNTS, [SIMD_WASM]: path('./fixtures/no-such-directory/') };
+    const missing = await runPage('application/wasm', '', mounts);
+    expect(missing.requests).toContainEqual({ path: SIMD_WASM, status: 404, contentType: null });
+    // The SIMD copy alone is fetched, on its own.
+    expect(missing.requests.filter((r) => r.path.includes('/embedded-'))).toEqual([
+      { path: EMBEDDED, status: 200, contentType: expect.stringMatching(/javascript/) },
+    ]);
+    expect(missing.result.backend).toBe('simd');
+    expect(missing.result.fallbackReason).toBeNull();
+    expect(missing.warnings).toEqual([]);
+    expect(missing.result).toEqual(result); // the same build, bit for bit
+  });
+
+  it("with the SIMD file and the embedded copy missing, createSolver() runs 'wasm', names both in fallbackReason and warns once", async () => {
+    const mounts = { ...MOUNTS, [SIMD_WASM]: path('./fixtures/no-such-directory/'), [EMBEDDED]: path('./fixtures/no-such-directory/') };
     const { result, warnings, requests, url } = await runPage('application/wasm', '', mounts);
     const simdUrl = new URL(SIMD_WASM, url).href;
+    const embeddedUrl = new URL(EMBEDDED, url).href;
     expect(requests).toContainEqual({ path: SIMD_WASM, status: 404, contentType: null });
+    expect(requests).toContainEqual({ path: EMBEDDED, status: 404, contentType: null });
     expect(result.backend).toBe('wasm');
     expect(result.fallbackReason).toBe(
-      `the SIMD build (from ${simdUrl}) failed to load: spring-solver: fetching ${simdUrl} failed with HTTP 404`,
+      `the SIMD build (from ${simdUrl}) failed to load: spring-solver: fetching ${simdUrl} failed with HTTP 404; ` +
+        `its embedded copy failed to load too: TypeError: Failed to fetch dynamically imported module: ${embeddedUrl}`,
     );
     expect(warnings).toEqual([expect.stringContaining(`runs the slower 'wasm' backend: ${result.fallbackReason}.`)]);
 
-    // Forced, the same missing file is an error, not a fallback.
+    // Forced, the same missing file and copy are an error, not a fallback.
     const forced = await runPage('application/wasm', '?backend=simd', mounts).then(
       () => 'resolved',
       (error: Error) => error.message,
     );
+    const origin = 'http://127\\.0\\.0\\.1:\\d+';
     expect(forced).toMatch(
-      /^the scenario failed in the page: Error: spring-solver: fetching http:\/\/127\.0\.0\.1:\d+\/node_modules\/spring-solver\/dist\/backends\/wasm\/spring-solver\.simd\.wasm failed with HTTP 404$/,
+      new RegExp(
+        `^the scenario failed in the page: Error: spring-solver: fetching ${origin}${SIMD_WASM} failed with HTTP 404; ` +
+          `its embedded copy failed to load too: TypeError: Failed to fetch dynamically imported module: ${origin}${EMBEDDED}$`,
+      ),
     );
   });
 });

@@ -45,11 +45,15 @@ async function withServer<T>(headers: Record<string, string>, body: (server: Sta
 }
 
 describe('a Vite-built app importing spring-solver', () => {
-  it('the build copies both wasm builds as assets', async () => {
+  it('the build copies both wasm builds as assets, and the embedded copies as chunks of their own', async () => {
     const assets = await readdir(join(outDir, 'assets'));
     expect(assets.filter((name) => name.endsWith('.wasm')).sort()).toEqual([
       expect.stringMatching(/^spring-solver\.scalar-.*\.wasm$/),
       expect.stringMatching(/^spring-solver\.simd-.*\.wasm$/),
+    ]);
+    expect(assets.filter((name) => name.startsWith('embedded-')).sort()).toEqual([
+      expect.stringMatching(/^embedded-scalar-[\w-]+\.js$/),
+      expect.stringMatching(/^embedded-simd-[\w-]+\.js$/),
     ]);
   });
 
@@ -67,6 +71,8 @@ describe('a Vite-built app importing spring-solver', () => {
         status: 200,
         contentType: 'application/wasm',
       });
+      // The embedded copies are lazy chunks, for a missing .wasm only: not fetched.
+      expect(server.requests.map((r) => r.path).filter((path) => path.includes('/embedded-'))).toEqual([]);
       expect(errors).toEqual([]);
     });
   });
@@ -123,6 +129,8 @@ describe('a Vite-built app importing spring-solver', () => {
       expect(warnings).toEqual([
         `spring-solver: createSolver() runs the slower 'js' backend: ${fallback.fallbackReason}. ${FALLBACK_ADVICE}`,
       ]);
+      // The files were there: a refused compilation does not turn to the embedded copy.
+      expect(server.requests.map((r) => r.path).filter((path) => path.includes('/embedded-'))).toEqual([]);
     });
   });
 });

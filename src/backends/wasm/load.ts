@@ -1,8 +1,11 @@
 /**
  * Finding, compiling and instantiating the two wasm builds, in Node and in browsers.
  * The .wasm files sit next to the compiled JS; `new URL('./x.wasm', import.meta.url)` with a
- * literal path is what Vite and webpack 5 recognise and copy as an asset (esbuild and Rollup do
- * not: they need 'spring-solver/embedded', src/embedded.ts).
+ * literal path is what Vite and webpack 5 recognise and emit as an asset. esbuild and Rollup do
+ * not emit it: when the file cannot be fetched or read, the build's embedded copy is used, from
+ * `./embedded-simd.js` or `./embedded-scalar.js` imported with `import()` only then, which
+ * code-splitting bundlers emit as lazy chunks, never loaded while the file is there
+ * (docs/DECISIONS.md, "Zero-config SIMD under every bundler").
  */
 import type { KernelExports } from '../../core/kernel-exports.js';
 
@@ -17,12 +20,15 @@ export function defaultWasmUrl(build: WasmBuild): URL {
 
 const compiled = new Map<WasmBuild, Promise<WebAssembly.Module>>();
 
-/** Compiles a build once per page or process (unless a source is given). */
+/**
+ * Compiles a build once per page or process: the given source, or else the file next to this
+ * module, or its embedded copy when that file cannot be fetched or read.
+ */
 export function compileBuild(build: WasmBuild, source?: WasmSource): Promise<WebAssembly.Module> {
   if (source !== undefined) return compileSource(source);
   let module = compiled.get(build);
   if (!module) {
-    module = compileSource(defaultWasmUrl(build));
+    module = compileDefault(build);
     module.catch(() => compiled.delete(build)); // a failed load may succeed later
     compiled.set(build, module);
   }
@@ -31,18 +37,58 @@ export function compileBuild(build: WasmBuild, source?: WasmSource): Promise<Web
 
 async function compileSource(source: WasmSource): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
-  if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
-  if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
-    if (url.protocol === 'file:') return WebAssembly.compile(await readFileBytes(url));
-    return compileResponse(await fetch(url));
-  }
+  if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(checkResponse(source));
+  if (typeof source === 'string' || source instanceof URL) return compileFile(await readUrl(source));
   return WebAssembly.compile(source as BufferSource);
+}
+
+/**
+ * The build next to this module. Only a file that cannot be fetched or read (ENOENT, an HTTP error,
+ * no import.meta.url in a CommonJS or IIFE bundle) turns to the embedded copy: a file that is there
+ * but does not compile (a Content-Security-Policy, a broken file) keeps its own error.
+ */
+async function compileDefault(build: WasmBuild): Promise<WebAssembly.Module> {
+  let file: Response | Uint8Array<ArrayBuffer>;
+  try {
+    file = await readUrl(defaultWasmUrl(build));
+  } catch (missing) {
+    return compileEmbedded(build, missing);
+  }
+  return compileFile(file);
+}
+
+/**
+ * The build's embedded copy, from a module of its own imported only now (literal specifiers, so that
+ * bundlers include it: code-splitting ones as a lazy chunk per build).
+ */
+async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebAssembly.Module> {
+  try {
+    const base64 =
+      build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
+    return await WebAssembly.compile(decodeBase64(base64));
+  } catch (error) {
+    throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
+  }
+}
+
+/** A file's bytes (file: URLs, in Node) or its fetch Response, which must be OK. */
+async function readUrl(source: URL | string): Promise<Response | Uint8Array<ArrayBuffer>> {
+  const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
+  if (url.protocol === 'file:') return readFileBytes(url);
+  return checkResponse(await fetch(url));
+}
+
+function compileFile(file: Response | Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
+  return file instanceof Uint8Array ? WebAssembly.compile(file) : compileResponse(file);
+}
+
+function checkResponse(response: Response): Response {
+  if (!response.ok) throw new Error(`spring-solver: fetching ${response.url} failed with HTTP ${response.status}`);
+  return response;
 }
 
 /** compileStreaming when the engine has it and the server says application/wasm; bytes otherwise. */
 async function compileResponse(response: Response): Promise<WebAssembly.Module> {
-  if (!response.ok) throw new Error(`spring-solver: fetching ${response.url} failed with HTTP ${response.status}`);
   const isWasm = (response.headers.get('content-type') ?? '').split(';')[0].trim() === 'application/wasm';
   if (isWasm && typeof WebAssembly.compileStreaming === 'function') {
     return WebAssembly.compileStreaming(response);
@@ -56,6 +102,20 @@ async function readFileBytes(url: URL): Promise<Uint8Array<ArrayBuffer>> {
   const fsModule = 'node:fs/promises';
   const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule)) as typeof import('node:fs/promises');
   return new Uint8Array(await readFile(url));
+}
+
+/** The bytes of a base64 string (Uint8Array.fromBase64 is not in Node 20). */
+export function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** An error as the fallback reason shows it: its message, after its name unless that is plain `Error`. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
 }
 
 /**
