@@ -7,7 +7,7 @@
  * writes the backing fields (`_x` … of Quaternion and Euler, three.js r187); any other order, or
  * objects without those fields, go through `quaternion.set`.
  */
-import type { Object3D } from 'three';
+import type { Euler, Object3D, Quaternion } from 'three';
 
 interface QuaternionFields {
   _x: number;
@@ -24,16 +24,21 @@ interface EulerFields {
 
 /** Sets object.quaternion to a[o … o + 3] and object.rotation to the same rotation (as three's onChange would). */
 export function setRotation(object: Object3D, a: Float32Array | Float64Array, o: number): void {
+  setQuaternionAndEuler(object.quaternion, object.rotation, a, o);
+}
+
+/** setRotation on an object's own quaternion and rotation (kept by a caller that writes many objects every frame). */
+export function setQuaternionAndEuler(quaternion: Quaternion, rotation: Euler, a: Float32Array | Float64Array, o: number): void {
   const x = a[o]!,
     y = a[o + 1]!,
     z = a[o + 2]!,
     w = a[o + 3]!;
-  const r = object.rotation as unknown as EulerFields;
+  const r = rotation as unknown as EulerFields;
   if (r._order !== 'XYZ') {
-    object.quaternion.set(x, y, z, w);
+    quaternion.set(x, y, z, w);
     return;
   }
-  const q = object.quaternion as unknown as QuaternionFields;
+  const q = quaternion as unknown as QuaternionFields;
   q._x = x;
   q._y = y;
   q._z = z;

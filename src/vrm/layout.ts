@@ -13,6 +13,7 @@ import type {
   SpringBoneManager as VRMSpringBoneManager,
 } from './types.js';
 import { describe, show } from '../core/validate.js';
+import { NO_PARENT, jointParent, type ParentRef } from './matrix-pass.js';
 import {
   COLLIDER,
   C_INSIDE,
@@ -56,12 +57,16 @@ export interface JointInternals {
 /** An ext slot: a matrixWorld read every frame, or the product of the local matrices between a joint's bone and another joint's. */
 export type Slot = { kind: 'world'; object: Object3D } | { kind: 'link'; objects: Object3D[] };
 
+/** Objects of a MatrixPass, parents first, and their parents. */
+export interface Pass {
+  objects: Object3D[];
+  parents: ParentRef[];
+}
+
 /** A joint in kernel order, with what the frame loop needs of it. */
 export interface LaidJoint {
   joint: VRMSpringBoneJoint;
   manager: VRMSpringBoneManager;
-  /** bone.parent when laid out: a different parent at update time means the bone was moved or removed. */
-  parent: Object3D | null;
 }
 
 export interface Layout {
@@ -77,9 +82,11 @@ export interface Layout {
   /** Per collider, COLLIDER floats. */
   colliderSetup: Float64Array;
   /** Objects whose matrixWorld must be current before the kernel reads the slots, parents first. */
-  before: Object3D[];
+  before: Pass;
   /** Non-joint descendants of joint bones (not below another joint's bone), updated after the joints as three-vrm does. */
-  after: Object3D[];
+  after: Pass;
+  /** Per slot, the index of its object in `before` (−1 for a link). */
+  slotObjects: number[];
   /** Joints whose child is not a child of their bone: the child's matrixWorld is read every frame. */
   looseChildren: { index: number; child: Object3D }[];
 }
@@ -227,7 +234,8 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     setup[s + S_COLLIDER_COUNT] = colliderList.length - setup[s + S_COLLIDER_START]!;
   });
 
-  const joints = order.map((e) => ({ joint: entries[e]!.joint, manager: entries[e]!.manager, parent: entries[e]!.joint.bone.parent }));
+  const before = objectsBefore(slots);
+  const joints = order.map((e) => ({ joint: entries[e]!.joint, manager: entries[e]!.manager }));
   return {
     joints,
     slots,
@@ -236,8 +244,9 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     setup,
     colliderList,
     colliderSetup: Float64Array.from(colliderSetup),
-    before: objectsBefore(slots),
-    after: objectsAfter(joints, boneIndex),
+    before,
+    after: objectsAfter(joints, boneIndex, (bone) => position.get(boneIndex.get(bone)!)!),
+    slotObjects: slots.map((slot) => (slot.kind === 'world' ? before.objects.indexOf(slot.object) : -1)),
     looseChildren,
   };
 }
@@ -260,6 +269,11 @@ function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint, b
         `${method}: ${where}: its center is a spring joint's bone or below one; SpringBones needs centers outside the chains`,
       );
     }
+  }
+  if ((joint.bone as { pivot?: unknown }).pivot) {
+    throw new RangeError(
+      `${method}: ${where}: the bone has a pivot; SpringBones composes joint bones without one, as three-vrm did before pivots`,
+    );
   }
   floats[S_HAS_CHILD] = joint.child ? 1 : 0;
   floats.set(vector(method, where, 'bone.position', joint.bone.position), S_POSITION);
@@ -340,8 +354,8 @@ function shapeFloats(shape: SpringBoneColliderShape): number[] {
   return floats;
 }
 
-/** The world slots' objects and all their ancestors, each once, parents first. */
-function objectsBefore(slots: readonly Slot[]): Object3D[] {
+/** The world slots' objects and all their ancestors, each once, parents first, with each one's parent's index (−1: none). */
+function objectsBefore(slots: readonly Slot[]): Pass {
   const depth = new Map<Object3D, number>();
   const visit = (object: Object3D): number => {
     const known = depth.get(object);
@@ -351,17 +365,26 @@ function objectsBefore(slots: readonly Slot[]): Object3D[] {
     return d;
   };
   for (const slot of slots) if (slot.kind === 'world') visit(slot.object);
-  return [...depth.keys()].sort((a, b) => depth.get(a)! - depth.get(b)!);
+  const objects = [...depth.keys()].sort((a, b) => depth.get(a)! - depth.get(b)!);
+  const index = new Map(objects.map((o, i) => [o, i]));
+  return { objects, parents: objects.map((o) => (o.parent === null ? NO_PARENT : index.get(o.parent)!)) };
 }
 
-/** three-vrm's _relevantChildrenUpdated walk below every joint bone (stopping at joint bones), in joint order. */
-function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>): Object3D[] {
-  const out: Object3D[] = [];
+/**
+ * three-vrm's _relevantChildrenUpdated walk below every joint bone (stopping at joint bones), in
+ * joint order, with each one's parent: the last joint on a joint bone, or an earlier object.
+ */
+function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>, lastJoint: (bone: Object3D) => number): Pass {
+  const objects: Object3D[] = [];
+  const parents: ParentRef[] = [];
+  const index = new Map<Object3D, number>();
   const seen = new Set<Object3D>();
   const walk = (object: Object3D): void => {
     for (const child of object.children) {
       if (bones.has(child)) continue;
-      out.push(child);
+      index.set(child, objects.length);
+      objects.push(child);
+      parents.push(bones.has(object) ? jointParent(lastJoint(object)) : index.get(object)!);
       walk(child);
     }
   };
@@ -370,5 +393,5 @@ function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>
     seen.add(joint.bone);
     walk(joint.bone);
   }
-  return out;
+  return { objects, parents };
 }

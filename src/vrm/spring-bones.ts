@@ -3,12 +3,14 @@
  * frame, with the results three-vrm's own VRMSpringBoneManager.update would give (see
  * src/reference/spring-bones.ts for the algorithm and src/vrm/layout.ts for how managers are read).
  */
+import type { Euler, Object3D, Quaternion } from 'three';
 import type { SpringBoneManager as VRMSpringBoneManager } from './types.js';
 import { SolverBase, type Solver } from '../api/solver.js';
 import { springBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
-import { setRotation } from '../three/object-writes.js';
+import { setQuaternionAndEuler } from '../three/object-writes.js';
+import { MatrixPass } from './matrix-pass.js';
 import {
   COLLIDER,
   COLLIDER_WORLD,
@@ -121,6 +123,14 @@ export class SpringBones {
   /** With fixedStep: the time since the last step; and whether extPrev holds a previous update's matrices. */
   private accumulator = 0;
   private primed = false;
+  /** The matrices updated before the kernel (the chains' ancestors, colliders, centers) and after it (the joints' other descendants). */
+  private before!: MatrixPass;
+  private after!: MatrixPass;
+  /** Each joint bone's quaternion, rotation, matrix and matrixWorld elements, looked up once (kernel order). */
+  private targets!: { quaternions: Quaternion[]; rotations: Euler[]; matrices: number[][]; worlds: number[][] };
+  /** The objects whose parent must not change, with that parent; those that have left it. */
+  private readonly watched = new Map<Object3D, Object3D | null>();
+  private readonly detached = new Set<Object3D>();
   /** With fixedStep, during an update: each jumped slot's offset in ext and its landed matrix (see holdJumps). */
   private readonly jumped: number[] = [];
   private disposed = false;
@@ -184,18 +194,16 @@ export class SpringBones {
     if (typeof dt !== 'number') throw new TypeError(`${method}: dt must be a number, got ${describe(dt)}`);
     if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY))
       throw new RangeError(`${method}: dt is ${show(dt)}; it must be finite and ≥ 0 (seconds)`);
-    const { joints, before, looseChildren } = this.layout;
-    for (let j = 0; j < joints.length; j++) {
-      const laid = joints[j]!;
-      if (laid.joint.bone.parent !== laid.parent) {
-        throw new RangeError(
-          `${method}: the bone of joint ${j} ("${laid.joint.bone.name}") has left its parent since it was attached; ` +
-            'call refresh() after changing the hierarchy, or remove(manager)',
-        );
-      }
+    if (this.detached.size > 0) {
+      const [object] = this.detached;
+      throw new RangeError(
+        `${method}: ${describeObject(object!)} has left its parent since the SpringBones read the hierarchy; ` +
+          'put it back, or call refresh() after changing the hierarchy, or remove(manager)',
+      );
     }
-    for (let i = 0; i < before.length; i++) before[i]!.updateWorldMatrix(false, false);
-    const { state, ext, extPrev } = this.arrays;
+    const { looseChildren } = this.layout;
+    const { state, ext, extPrev, out } = this.arrays;
+    this.before.run(out);
     for (const { index, child } of looseChildren) {
       const m = child.matrixWorld.elements;
       state.set([m[12]!, m[13]!, m[14]!], STATE * index + T_CHILD_WORLD);
@@ -259,6 +267,7 @@ export class SpringBones {
     if (this.disposed) return;
     if (!this.solver.isDisposed()) this.writeBack();
     for (const manager of [...this.managerList]) this.detach(manager);
+    this.unwatch();
     this.free(this.blocks);
     this.disposed = true;
   }
@@ -326,13 +335,14 @@ export class SpringBones {
 
   /** The ext slots' matrices from three.js: matrixWorld, or the product of the local matrices of a link. */
   private readSlots(into: Float64Array): void {
-    const { slots } = this.layout;
+    const { slots, slotObjects } = this.layout;
+    const world = this.before.world;
     for (let s = 0; s < slots.length; s++) {
       const slot = slots[s]!;
       const o = EXT * s;
       if (slot.kind === 'world') {
-        const m = slot.object.matrixWorld.elements;
-        for (let i = 0; i < EXT; i++) into[o + i] = m[AFFINE[i]!]!;
+        const w = EXT * slotObjects[s]!;
+        for (let i = 0; i < EXT; i++) into[o + i] = world[w + i]!;
       } else {
         LINK.fill(0);
         LINK[0] = LINK[4] = LINK[8] = 1;
@@ -349,16 +359,15 @@ export class SpringBones {
 
   /** Each joint's quaternion, matrix and matrixWorld into three.js, then the joint bones' other descendants. */
   private writeBones(): void {
-    const { joints, after } = this.layout;
     const out = this.arrays.out;
-    for (let j = 0; j < joints.length; j++) {
-      const bone = joints[j]!.joint.bone;
+    const { quaternions, rotations, matrices, worlds } = this.targets;
+    for (let j = 0; j < quaternions.length; j++) {
       const o = OUT * j;
-      setRotation(bone, out, o);
-      writeAffine(bone.matrix.elements, out, o + O_LOCAL);
-      writeAffine(bone.matrixWorld.elements, out, o + O_WORLD);
+      setQuaternionAndEuler(quaternions[j]!, rotations[j]!, out, o);
+      writeAffine(matrices[j]!, out, o + O_LOCAL);
+      writeAffine(worlds[j]!, out, o + O_WORLD);
     }
-    for (let i = 0; i < after.length; i++) after[i]!.updateWorldMatrix(false, false);
+    this.after.run(out);
   }
 
   /** Our tails into the joints' own (three-vrm's) state, so that three-vrm carries on from them. */
@@ -435,13 +444,55 @@ export class SpringBones {
       readAffine(joint.bone.matrix.elements, arrays.out, o + O_LOCAL);
       readAffine(joint.bone.matrixWorld.elements, arrays.out, o + O_WORLD);
     });
+    this.unwatch();
     this.layout = layout;
     this.arrays = arrays;
     this.blocks = blocks;
+    this.before = new MatrixPass(layout.before.objects, layout.before.parents);
+    this.after = new MatrixPass(layout.after.objects, layout.after.parents);
+    const bones = layout.joints.map(({ joint }) => joint.bone);
+    this.targets = {
+      quaternions: bones.map((bone) => bone.quaternion),
+      rotations: bones.map((bone) => bone.rotation),
+      matrices: bones.map((bone) => bone.matrix.elements),
+      worlds: bones.map((bone) => bone.matrixWorld.elements),
+    };
+    this.watch([...bones, ...layout.before.objects]);
     this.managerList.splice(0, this.managerList.length, ...managers);
     this.step = springBoneStep(this.solver, arrays, counts);
     this.primed = false;
   }
+
+  /**
+   * Listens to `objects` leaving their parents (three's 'removed' event) and coming back ('added'):
+   * a joint bone, collider, center or ancestor that has left makes update throw, at no cost per frame.
+   */
+  private watch(objects: readonly Object3D[]): void {
+    for (const object of objects) {
+      if (this.watched.has(object)) continue;
+      this.watched.set(object, object.parent);
+      object.addEventListener('removed', this.onRemoved);
+      object.addEventListener('added', this.onAdded);
+    }
+  }
+
+  private unwatch(): void {
+    for (const object of this.watched.keys()) {
+      object.removeEventListener('removed', this.onRemoved);
+      object.removeEventListener('added', this.onAdded);
+    }
+    this.watched.clear();
+    this.detached.clear();
+  }
+
+  private readonly onRemoved = (event: { target: Object3D }): void => {
+    this.detached.add(event.target);
+  };
+
+  private readonly onAdded = (event: { target: Object3D }): void => {
+    if (event.target.parent === this.watched.get(event.target)) this.detached.delete(event.target);
+    else this.detached.add(event.target);
+  };
 
   private free(blocks: readonly Float32Array[]): void {
     if (this.solver.isDisposed()) return;
@@ -499,6 +550,10 @@ function checkManagers(
     seen.add(manager);
   });
   return [...managers];
+}
+
+function describeObject(object: Object3D): string {
+  return object.name ? `"${object.name}"` : `an unnamed ${object.type}`;
 }
 
 /** a ← a·b (affine 3×4, float64). */
