@@ -268,7 +268,7 @@ describe('SpringBones: bad input throws, naming the method and the argument, and
     const parent = joint.bone.parent!;
     parent.remove(joint.bone);
     expect(() => bones.update(1 / 60)).toThrow(RangeError);
-    expect(() => bones.update(1 / 60)).toThrow(/SpringBones\.update: the bone of joint \d+ .* has left its parent/);
+    expect(() => bones.update(1 / 60)).toThrow(/SpringBones\.update: "[^"]+" has left its parent/);
     expect(a.joints.every((j, i) => j.bone.quaternion.equals(quaternions[i]!))).toBe(true);
     parent.add(joint.bone);
     bones.update(1 / 60);
