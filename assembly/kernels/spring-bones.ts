@@ -31,9 +31,10 @@ const STATE: i32 = 9;
 const T_TAIL: i32 = 0;
 const T_PREV: i32 = 3;
 const T_CHILD_WORLD: i32 = 6;
-const OUT: i32 = 28;
+const OUT: i32 = 32;
 const O_LOCAL: i32 = 4;
 const O_WORLD: i32 = 16;
+const O_EULER: i32 = 28;
 const EXT: i32 = 12;
 const INV: i32 = 13;
 const COLLIDER: i32 = 12;
@@ -184,6 +185,7 @@ function jointStep(
   const rz = q0z * qw + q0w * qz + q0x * qy - q0y * qx;
   const rw = q0w * qw - q0x * qx - q0y * qy - q0z * qz;
   put(o, 0, rx); put(o, 1, ry); put(o, 2, rz); put(o, 3, rw);
+  eulerXyz(rx, ry, rz, rw, o + (<usize>O_EULER << 3));
   compose(s, rx, ry, rz, rw, A);
   storeProduct(o + (<usize>O_LOCAL << 3), o + (<usize>O_WORLD << 3));
   if (f(s, S_HAS_CHILD) != 0) {
@@ -424,6 +426,25 @@ function fromUnitVectors(fx: f64, fy: f64, fz: f64, tx: f64, ty: f64, tz: f64): 
   } else {
     const k = 1 / l;
     qx = x * k; qy = y * k; qz = z * k; qw = r * k;
+  }
+}
+
+/**
+ * e[0…2] = the XYZ Euler angles of q as three's Euler.setFromQuaternion computes them (see the
+ * reference; AssemblyScript's Math.asin and Math.atan2 give V8's results bit for bit).
+ */
+function eulerXyz(x: f64, y: f64, z: f64, w: f64, e: usize): void {
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  const m11 = 1 - (yy + zz), m12 = xy - wz, m13 = xz + wy;
+  setD(e, 1, Math.asin(Math.max(-1, Math.min(1, m13))));
+  if (Math.abs(m13) < 0.9999999) {
+    setD(e, 0, Math.atan2(-(yz - wx), 1 - (xx + yy)));
+    setD(e, 2, Math.atan2(-m12, m11));
+  } else {
+    setD(e, 0, Math.atan2(yz + wx, 1 - (xx + zz)));
+    setD(e, 2, 0);
   }
 }
 

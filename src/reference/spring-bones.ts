@@ -43,11 +43,15 @@ export const T_TAIL = 0;
 export const T_PREV = 3;
 export const T_CHILD_WORLD = 6;
 
-/** Floats per joint of the output: bone.quaternion (4), bone.matrix and bone.matrixWorld (affine 3×4 each). */
-export const OUT = 28;
+/**
+ * Floats per joint of the output: bone.quaternion (4), bone.matrix and bone.matrixWorld (affine
+ * 3×4 each), and bone.rotation in the order XYZ (3: what three's Euler.setFromQuaternion gives).
+ */
+export const OUT = 32;
 export const O_QUATERNION = 0;
 export const O_LOCAL = 4;
 export const O_WORLD = 16;
+export const O_EULER = 28;
 
 /**
  * An affine matrix: three's column-major elements 0, 1, 2, 4, 5, 6, 8, 9, 10 (the linear part)
@@ -251,6 +255,7 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   o[oj + 1] = qy;
   o[oj + 2] = qz;
   o[oj + 3] = qw;
+  eulerXyz(qx, qy, qz, qw, o, oj + O_EULER);
   compose(s, sj, qx, qy, qz, qw, o, oj + O_LOCAL);
   multiplyAffine(P, 0, o, oj + O_LOCAL, o, oj + O_WORLD);
   if (s[sj + S_HAS_CHILD]! !== 0) {
@@ -545,6 +550,36 @@ function fromUnitVectors(fx: number, fy: number, fz: number, tx: number, ty: num
     Q[1] = y * k;
     Q[2] = z * k;
     Q[3] = r * k;
+  }
+}
+
+/**
+ * out[o…] = the XYZ Euler angles of q as three's Euler.setFromQuaternion computes them (the
+ * rotation matrix of Matrix4.compose with unit scale, then setFromRotationMatrix).
+ */
+function eulerXyz(x: number, y: number, z: number, w: number, out: FloatArray, o: number): void {
+  const x2 = x + x,
+    y2 = y + y,
+    z2 = z + z;
+  const xx = x * x2,
+    xy = x * y2,
+    xz = x * z2,
+    yy = y * y2,
+    yz = y * z2,
+    zz = z * z2,
+    wx = w * x2,
+    wy = w * y2,
+    wz = w * z2;
+  const m11 = 1 - (yy + zz),
+    m12 = xy - wz,
+    m13 = xz + wy;
+  out[o + 1] = Math.asin(Math.max(-1, Math.min(1, m13)));
+  if (Math.abs(m13) < 0.9999999) {
+    out[o] = Math.atan2(-(yz - wx), 1 - (xx + yy));
+    out[o + 2] = Math.atan2(-m12, m11);
+  } else {
+    out[o] = Math.atan2(yz + wx, 1 - (xx + zz));
+    out[o + 2] = 0;
   }
 }
 

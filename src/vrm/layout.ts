@@ -168,7 +168,7 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     return entry.depth;
   };
   entries.forEach((_, i) => depth(i));
-  const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.depth - entries[b]!.depth || a - b);
+  const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.m - entries[b]!.m || entries[a]!.depth - entries[b]!.depth || a - b);
   const position = new Map<number, number>(order.map((entry, i) => [entry, i]));
 
   const slots: Slot[] = [];

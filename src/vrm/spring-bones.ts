@@ -9,7 +9,6 @@ import { SolverBase, type Solver } from '../api/solver.js';
 import { springBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
-import { setQuaternionAndEuler } from '../three/object-writes.js';
 import { MatrixPass } from './matrix-pass.js';
 import {
   COLLIDER,
@@ -17,6 +16,7 @@ import {
   EXT,
   INV,
   OUT,
+  O_EULER,
   O_LOCAL,
   O_WORLD,
   SETUP,
@@ -77,6 +77,20 @@ const ARRAY_NAMES = [
   'colliderList',
   'centers',
 ] as const;
+
+/** three r187's backing fields of Quaternion and Euler (what their setters write before onChange). */
+interface QuaternionFields {
+  _x: number;
+  _y: number;
+  _z: number;
+  _w: number;
+}
+interface EulerFields {
+  _x: number;
+  _y: number;
+  _z: number;
+  _order: string;
+}
 
 /** The float64 arrays of the kernel (src/reference/spring-bones.ts), views of solver memory. */
 type Arrays = SpringBoneArrays & Record<(typeof ARRAY_NAMES)[number], Float64Array>;
@@ -363,7 +377,20 @@ export class SpringBones {
     const { quaternions, rotations, matrices, worlds } = this.targets;
     for (let j = 0; j < quaternions.length; j++) {
       const o = OUT * j;
-      setQuaternionAndEuler(quaternions[j]!, rotations[j]!, out, o);
+      const q = quaternions[j]! as unknown as QuaternionFields,
+        r = rotations[j]! as unknown as EulerFields;
+      if (r._order === 'XYZ') {
+        // the fields behind quaternion.set and its onChange (rotation.setFromQuaternion), computed by the kernel
+        q._x = out[o]!;
+        q._y = out[o + 1]!;
+        q._z = out[o + 2]!;
+        q._w = out[o + 3]!;
+        r._x = out[o + O_EULER]!;
+        r._y = out[o + O_EULER + 1]!;
+        r._z = out[o + O_EULER + 2]!;
+      } else {
+        quaternions[j]!.set(out[o]!, out[o + 1]!, out[o + 2]!, out[o + 3]!);
+      }
       writeAffine(matrices[j]!, out, o + O_LOCAL);
       writeAffine(worlds[j]!, out, o + O_WORLD);
     }
