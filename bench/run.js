@@ -24,9 +24,10 @@ import dynamics from './suites/dynamics.js';
 import three from './suites/three-buffers.js';
 import callers from './suites/callers.js';
 import threeMixer from './suites/three.js';
+import vrm from './suites/vrm.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer];
+const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer, vrm];
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -143,7 +144,7 @@ const heading = ({ suite, n }) => (suite === core ? `N = ${n}` : `${suite.name},
  * (untimed) so the state never settles on the goal.
  */
 function measureOnce(label, n, call, reset, budgetOptions) {
-  const reps = repsFor(n);
+  const reps = budgetOptions.reps ?? repsFor(n);
   let steps = Infinity;
   const bench = new Bench({
     name: label,
@@ -254,7 +255,7 @@ for (const group of plan) {
         n,
         run.call,
         run.reset,
-        budget(n, backend, Boolean(task.floor)),
+        { ...budget(n, backend, Boolean(task.floor)), ...task.budget }, // a suite may set its own (calls of milliseconds)
       );
       if (!run.bounded()) {
         warnings.push(`${label(task)}${arrays === 'plain' ? ' plain arrays' : ` ${task.params} ${backend}`} N=${n}: state not bounded`);

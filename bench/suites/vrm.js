@@ -1,0 +1,204 @@
+// spring-solver/vrm: SpringBones against @pixiv/three-vrm-springbone's own VRMSpringBoneManager.update,
+// on crowds of the procedural avatars of test/fixtures/vrm-avatars.js (about 87 joints and 11–12
+// colliders each, walking, turning, bobbing, teleporting). One element is one avatar; every call
+// is one frame: the crowd posed at the frame's time, then the spring bones.
+//   pose                         the posing alone (subtracted from the rows below)
+//   pose + three-vrm update      every manager.update(dt) (three-vrm 3.5, the baseline)
+//   pose + SpringBones.update    one bones.update(dt) for the whole crowd, three's objects read and written
+//   pose + writes floor          only what any batched solver must do to three's objects: every joint's
+//                                quaternion, rotation, matrix and matrixWorld written from an array, and
+//                                the joints' other descendants' matrices (SpringBones' own pass): the
+//                                data-movement floor
+// Targets (issue 17): SpringBones ≥ 10× three-vrm at 10 avatars and ≥ 12× at 100 (posing subtracted,
+// medians); and, not timed, the motion with fixedStep 1/60 at 30, 90, 120 and 240 Hz within 0.25× of
+// how much three-vrm's own runs at those rates differ from its 60 Hz run (95th percentile angle).
+import { buildAvatar, buildCrowd } from '../../test/fixtures/vrm-avatars.js';
+import { SpringBones } from '../../dist/vrm/index.js';
+import { MatrixPass, jointParent } from '../../dist/vrm/matrix-pass.js';
+import { DT } from './shared.js';
+
+const SIZES = [10, 100];
+/** The SIMD solver of the run (kept by a task's setup), for the rate-independence check. */
+let simdSolver = null;
+
+/** A crowd posed frame after frame (t advances by DT each call). */
+function crowd(count) {
+  const c = buildCrowd({ count, seed: 17 });
+  let t = 0;
+  return {
+    ...c,
+    next() {
+      t += DT;
+      c.pose(t);
+    },
+  };
+}
+
+/** Every joint's output written into three as a batched solver must (cached targets), and the leaves below the joints. */
+function writesFloor(avatars) {
+  const bones = avatars.flatMap((a) => a.joints.map((j) => j.bone));
+  const targets = bones.map((b) => ({ q: b.quaternion, r: b.rotation, m: b.matrix.elements, w: b.matrixWorld.elements }));
+  const values = Float64Array.from(bones.flatMap((b) => [...b.quaternion.toArray(), ...b.rotation.toArray().slice(0, 3)]));
+  const matrices = Float64Array.from(bones.flatMap((b) => [...b.matrix.elements, ...b.matrixWorld.elements]));
+  const jointBones = new Set(bones);
+  const leaves = bones.flatMap((b) => b.children.filter((c) => !jointBones.has(c)));
+  // the leaves' matrices as SpringBones updates them (one pass from a list, parents from an array)
+  const parents = leaves.map((leaf) => jointParent(bones.indexOf(/** @type {import('three').Object3D} */ (leaf.parent))));
+  const pass = new MatrixPass(leaves, parents);
+  const out = new Float64Array(32 * bones.length);
+  bones.forEach((b, j) => {
+    const e = b.matrixWorld.elements;
+    out.set([e[0], e[1], e[2], e[4], e[5], e[6], e[8], e[9], e[10], e[12], e[13], e[14]], 32 * j + 16);
+  });
+  return () => {
+    for (let j = 0; j < targets.length; j++) {
+      const { q, r, m, w } = targets[j];
+      const o = 7 * j,
+        k = 32 * j;
+      q._x = values[o];
+      q._y = values[o + 1];
+      q._z = values[o + 2];
+      q._w = values[o + 3];
+      r._x = values[o + 4];
+      r._y = values[o + 5];
+      r._z = values[o + 6];
+      for (let i = 0; i < 16; i++) {
+        m[i] = matrices[k + i];
+        w[i] = matrices[k + 16 + i];
+      }
+    }
+    pass.run(out);
+  };
+}
+
+function task(kernel, n, backends, make) {
+  return {
+    kernel,
+    variant: `${n} avatars`,
+    params: 'none',
+    n,
+    backends,
+    // a frame of 100 avatars takes milliseconds: one call a sample
+    budget: { reps: 1, time: n >= 100 ? 2500 : 1000, warmup: 300, minIterations: 20 },
+    setup(solver, backend) {
+      if (backend === 'simd') simdSolver = solver;
+      const c = crowd(n);
+      const { call, dispose = () => {} } = make(c, solver);
+      return {
+        call: () => {
+          c.next();
+          call();
+        },
+        reset: () => {},
+        bounded: () => true,
+        dispose,
+      };
+    },
+  };
+}
+
+export default {
+  name: 'vrm',
+  sizes: ({ quick }) => (quick ? [] : SIZES),
+  tasks(n) {
+    return [
+      task('pose', n, ['simd'], () => ({ call: () => {} })),
+      task('pose + three-vrm update', n, ['simd'], (c) => ({
+        call: () => {
+          for (const a of c.avatars) a.manager.update(DT);
+        },
+      })),
+      task('pose + SpringBones.update', n, ['simd', 'wasm', 'js'], (c, solver) => {
+        const bones = new SpringBones(
+          solver,
+          c.avatars.map((a) => a.manager),
+        );
+        return { call: () => bones.update(DT), dispose: () => bones.dispose() };
+      }),
+      task('pose + writes floor', n, ['simd'], (c) => ({ call: writesFloor(c.avatars) })),
+    ];
+  },
+  targets(t) {
+    const lines = [];
+    for (const n of SIZES) {
+      const row = (kernel, backend = 'simd') => t.find(kernel, 'none', backend, n, `${n} avatars`);
+      const pose = row('pose');
+      const three = row('pose + three-vrm update');
+      const floor = row('pose + writes floor');
+      if (!pose || !three) continue;
+      const cost = (r) => (r ? (r.nsPerElementP50 - pose.nsPerElementP50) / 1000 : null); // µs per avatar, posing subtracted
+      const min = n >= 100 ? 12 : 10;
+      for (const backend of ['simd', 'wasm', 'js']) {
+        const ours = row('pose + SpringBones.update', backend);
+        if (!ours) continue;
+        const value = cost(three) / cost(ours);
+        if (backend === 'simd') {
+          t.check({
+            name: `${n} avatars: SpringBones.update ≥ ${min}× every three-vrm manager.update (medians, posing subtracted)`,
+            value,
+            min,
+            unit: '×',
+            noisy: pose.noisy || three.noisy || ours.noisy,
+          });
+        }
+        lines.push(
+          `${n} avatars, ${backend}: SpringBones ${t.fmt(cost(ours))} µs per avatar, three-vrm ${t.fmt(cost(three))} µs (${t.fmt(value)}×)`,
+        );
+      }
+      if (floor) lines.push(`${n} avatars: writing the results into three alone (the floor) ${t.fmt(cost(floor))} µs per avatar`);
+    }
+    const rates = rateIndependence();
+    for (const { hz, ratio, ours, theirs } of rates) {
+      t.check({
+        name: `fixedStep 1/60 at ${hz} Hz: p95 angle from the 60 Hz run ≤ 0.25× three-vrm's own`,
+        value: ratio,
+        max: 0.25,
+        unit: '×',
+      });
+      lines.push(`${hz} Hz against 60 Hz, p95 angle: SpringBones fixedStep ${t.fmt(ours)} rad, three-vrm ${t.fmt(theirs)} rad`);
+    }
+    return { header: 'vrm: spring bones per avatar (about 87 joints), one run', lines };
+  },
+  settings: { sizes: SIZES, seed: 17, dt: DT },
+};
+
+/**
+ * The same avatar at 30, 90, 120 and 240 Hz against 60 Hz, its bones' rotations sampled every
+ * 0.1 s for 4 s: the 95th percentile angle, with SpringBones' fixedStep 1/60 (SIMD solver) and
+ * with three-vrm's own update.
+ */
+function rateIndependence() {
+  const solver = simdSolver;
+  const run = (hz, fixed) => {
+    const avatar = buildAvatar({ seed: 7 });
+    const bones = fixed ? new SpringBones(solver, [avatar.manager], { fixedStep: 1 / 60 }) : null;
+    const samples = [];
+    const every = Math.round(0.1 * hz);
+    for (let f = 1; f <= Math.round(4 * hz); f++) {
+      avatar.pose(f / hz);
+      if (bones) bones.update(1 / hz);
+      else avatar.manager.update(1 / hz);
+      if (f % every === 0) samples.push(avatar.joints.map((j) => j.bone.quaternion.clone()));
+    }
+    bones?.dispose();
+    return samples;
+  };
+  const p95 = (a, b) => {
+    const angles = a.flatMap((s, i) =>
+      s.map((q, j) => {
+        const d = q.clone().invert().multiply(b[i][j]);
+        return 2 * Math.atan2(Math.hypot(d.x, d.y, d.z), Math.abs(d.w));
+      }),
+    );
+    angles.sort((x, y) => x - y);
+    return angles[Math.floor(0.95 * (angles.length - 1))];
+  };
+  if (!solver) return [];
+  const theirs60 = run(60, false),
+    ours60 = run(60, true);
+  return [30, 90, 120, 240].map((hz) => {
+    const theirs = p95(run(hz, false), theirs60),
+      ours = p95(run(hz, true), ours60);
+    return { hz, theirs, ours, ratio: ours / theirs };
+  });
+}
