@@ -23,9 +23,7 @@ export interface SpringBoneColliderShape {
 }
 
 /** A VRMSpringBoneCollider: an Object3D with a shape. */
-export interface SpringBoneCollider extends Object3D {
-  readonly shape: SpringBoneColliderShape;
-}
+export type SpringBoneCollider = Object3D & { readonly shape: SpringBoneColliderShape };
 
 export interface SpringBoneColliderGroup {
   colliders: readonly SpringBoneCollider[];
