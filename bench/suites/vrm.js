@@ -126,7 +126,8 @@ export default {
       const three = row('pose + three-vrm update');
       const floor = row('pose + writes floor');
       if (!pose || !three) continue;
-      const cost = (r) => (r ? (r.nsPerElementP50 - pose.nsPerElementP50) / 1000 : null); // µs per avatar, posing subtracted
+      /** µs per avatar, posing subtracted. */
+      const cost = (r) => (r.nsPerElementP50 - pose.nsPerElementP50) / 1000;
       const min = n >= 100 ? 12 : 10;
       for (const backend of ['simd', 'wasm', 'js']) {
         const ours = row('pose + SpringBones.update', backend);
