@@ -6,6 +6,7 @@
  * Transcribed from its types/*.d.ts (public members only); runtime imports still load the package itself.
  */
 import type { Matrix4, Object3D, Vector3 } from 'three';
+import type { GLTFLoaderPlugin, GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js';
 
 export declare abstract class VRMSpringBoneColliderShape {
   abstract get type(): string;
@@ -93,4 +94,11 @@ export declare class VRMSpringBoneManager {
   setInitState(): void;
   reset(): void;
   update(delta: number): void;
+}
+
+/** The loader plugin (its options left out): `gltfLoader.register((parser) => new VRMSpringBoneLoaderPlugin(parser))`. */
+export declare class VRMSpringBoneLoaderPlugin implements GLTFLoaderPlugin {
+  static readonly EXTENSION_NAME: 'VRMC_springBone';
+  constructor(parser: GLTFParser);
+  get name(): string;
 }
