@@ -2,7 +2,7 @@
  * spring-solver: exact, batched springs and dampers (Holden's "Spring-It-On" family) on
  * SIMD WebAssembly, scalar WebAssembly, or a float64 JS reference.
  * The BVH parser is at `spring-solver/bvh`, the float64 reference at `spring-solver/reference`.
- * @module
+ * @module spring-solver
  */
 export type { Backend, Param } from './core/types.js';
 export { SpringMode } from './core/types.js';

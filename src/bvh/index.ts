@@ -13,6 +13,8 @@
  *   replaced by the channel value of the frame;
  * - angular velocities are in the parent's frame (the frame the local rotation maps into),
  *   i.e. `dq/dt = ½ ω ⊗ q`, in rad/s.
+ *
+ * @module spring-solver/bvh
  */
 import { abs, fromScaledAngleAxis, inv, mul, normalize, toScaledAngleAxis } from '../reference/quat.js';
 

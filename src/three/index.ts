@@ -2,7 +2,7 @@
  * spring-solver/three: springs that update three.js data in place (instance matrices and
  * buffer attributes in solver memory) and synchronous springs for a few values (cameras, UI).
  * three.js is an optional peer dependency: only this entry imports it.
- * @module
+ * @module spring-solver/three
  */
 export { InstancedSprings, type InstancedSpringsOptions, type ArrayIf, type ArrayIfEither } from './instanced-springs.js';
 export { AttributeSprings, type AttributeSpringsOptions } from './attribute-springs.js';

@@ -3,7 +3,7 @@
  * VRMC_springBone) in one kernel call a frame, a drop-in for `@pixiv/three-vrm-springbone`'s
  * `VRMSpringBoneManager.update`. three.js and @pixiv/three-vrm-springbone (3.5.x) are optional
  * peer dependencies: only this entry uses them.
- * @module
+ * @module spring-solver/vrm
  */
 export { SpringBones, type SpringBonesOptions } from './spring-bones.js';
 export type {
