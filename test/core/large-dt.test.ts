@@ -8,9 +8,18 @@
  * per page: test/three/large-dt-helpers*.test.ts.
  */
 import { afterEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { BoxGeometry, BufferAttribute, InstancedMesh, MeshBasicMaterial } from 'three';
+import {
+  AnimationClip,
+  AnimationMixer,
+  BoxGeometry,
+  BufferAttribute,
+  InstancedMesh,
+  MeshBasicMaterial,
+  Object3D,
+  VectorKeyframeTrack,
+} from 'three';
 import { createSolver, FixedStepper, Inertializer, SecondOrderDynamics, type Backend, type Pose, type Solver } from '../../dist/index.js';
-import { AttributeSprings, InstancedSprings } from '../../dist/three/index.js';
+import { AttributeSprings, InertializedMixer, InstancedSprings } from '../../dist/three/index.js';
 import { BACKENDS } from '../helpers/backends.js';
 
 const N = 7;
@@ -156,6 +165,21 @@ const PATHS: Record<string, { method: string; name?: string; call: PathCall }> =
       const written = [springs.matrices.slice()];
       springs.dispose();
       return written;
+    },
+  },
+  'InertializedMixer.update': {
+    method: 'InertializedMixerGroup.update',
+    call(solver, dt) {
+      const object = new Object3D();
+      const mixer = new AnimationMixer(object);
+      const clip = new AnimationClip('slide', 100, [new VectorKeyframeTrack('.position', [0, 100], [0, 0, 0, 100, 0, 0])]);
+      mixer.clipAction(clip).play();
+      const im = new InertializedMixer(solver, mixer, { halflife: 3 });
+      mixer.clipAction(clip).time = 50;
+      im.transition();
+      im.update(dt);
+      im.dispose();
+      return [new Float32Array(object.position.toArray())];
     },
   },
   'AttributeSprings.update': {
