@@ -9,6 +9,7 @@ import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from '../backends/wasm
 import { compileBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
 import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { checkNumber, describe } from '../core/validate.js';
+import { silenceLargeDt } from '../core/dt.js';
 import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
 
 export interface SolverOptions {
@@ -26,6 +27,17 @@ export interface SolverOptions {
    * reason instead. A forced `backend` that fails to load always throws.
    */
   onFallback?: OnFallback;
+  /**
+   * dt is in seconds. A per-frame call given dt ≥ 1 s (every Solver method taking dt, a prepared
+   * call's step, `Inertializer.update`, `SecondOrderDynamics.update`, `FixedStepper.advance`, the
+   * spring-solver/three helpers) most likely got milliseconds (`16.7` for a 60 Hz frame instead
+   * of `1 / 60`). true (default): the first such call of this solver prints one console.warn
+   * naming the method and the dt, and runs normally, as every later call does. false: never warn,
+   * for code that steps ≥ 1 s on purpose (the springs are exact for any dt); this also silences
+   * the solver-less helpers of spring-solver/three (`spring3`, `damper`…), which share one
+   * warning per page or process.
+   */
+  warnLargeDt?: boolean;
 }
 
 const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
@@ -39,7 +51,7 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`createSolver: options must be an object, got ${describe(options)}`);
   }
-  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn' } = options;
+  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn', warnLargeDt = true } = options;
   if (backend !== undefined && !BACKENDS.includes(backend)) {
     throw new RangeError(`createSolver: backend is ${JSON.stringify(backend)}; it must be one of ${BACKENDS.join(', ')}`);
   }
@@ -47,10 +59,24 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
     const given = typeof onFallback === 'string' ? JSON.stringify(onFallback) : describe(onFallback);
     throw new RangeError(`createSolver: onFallback is ${given}; it must be one of ${ON_FALLBACK.join(', ')}`);
   }
+  if (typeof warnLargeDt !== 'boolean') {
+    throw new TypeError(`createSolver: warnLargeDt must be true or false, got ${describe(warnLargeDt)}`);
+  }
   checkNumber('createSolver', 'memoryBytes', memoryBytes, 'positive');
   if (!Number.isInteger(memoryBytes) || memoryBytes > 2 ** 31) {
     throw new RangeError(`createSolver: memoryBytes is ${memoryBytes}; it must be a whole number of bytes up to 2 GiB`);
   }
+  const solver = await pickSolver(backend, memoryBytes, wasm, onFallback);
+  if (!warnLargeDt) silenceLargeDt(solver);
+  return solver;
+}
+
+async function pickSolver(
+  backend: Backend | undefined,
+  memoryBytes: number,
+  wasm: NonNullable<SolverOptions['wasm']>,
+  onFallback: OnFallback,
+): Promise<Solver> {
   if (backend === 'js') return new JsSolver();
   if (backend === 'simd') {
     if (!simdSupported()) throw new RangeError("createSolver: backend 'simd' is not supported by this JavaScript engine");

@@ -10,6 +10,7 @@ import type { SolverBase } from './solver.js';
 import { SpringMode } from '../core/types.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
 import { checkNumber, describe } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { springStrided as referenceStrided, type StridedOperand } from '../reference/strided-spring.js';
 
 /** Where the items of an operand are: item i is `array[offset + i·stride + c]`, c < width. */
@@ -55,7 +56,7 @@ const memoryBuffers = new WeakMap<Solver, ArrayBufferLike>();
 export function springStrided(solver: Solver, items: StridedItems, params: StridedSpringParams, dt: number): void {
   checkSolver(solver);
   const [mode, p0, p1] = springParams(params);
-  checkNumber(METHOD, 'dt', dt, 'nonNegative');
+  checkDt(solver, METHOD, dt);
   prepared(solver, items)(mode, p0, p1, dt);
 }
 
@@ -71,7 +72,7 @@ export function prepareSpringStrided(solver: Solver, items: StridedItems): (para
   return (params, dt) => {
     (solver as unknown as SolverBase).checkLive(METHOD);
     const [mode, p0, p1] = springParams(params);
-    checkNumber(METHOD, 'dt', dt, 'nonNegative');
+    checkDt(solver, METHOD, dt);
     run(mode, p0, p1, dt);
   };
 }

@@ -18,6 +18,7 @@ import { SpringMode, type Param } from '../core/types.js';
 import type { Kernel, Operand, ParamSpec } from '../core/contract.js';
 import { checkNumber, describe, firstInvalidJs, type ArrayArg, type ParamRule } from '../core/validate.js';
 import { validDt } from '../core/quick-check.js';
+import { checkDt, LARGE_DT } from '../core/dt.js';
 
 /** What prepareCall needs of a solver (SolverBase): a leaf interface, so this module imports no solver. @internal */
 export interface PrepareHost {
@@ -25,6 +26,8 @@ export interface PrepareHost {
   isDisposed(): boolean;
   checkUsable(method: string, name: string, array: Float32Array): void;
   readonly frees: number;
+  /** True until the solver has warned of a dt ≥ 1 s (src/core/dt.ts). */
+  readonly largeDtWarningDue: boolean;
   checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown, roundUniform?: boolean): Param[];
   alloc(length: number): Float32Array;
   free(array: Float32Array): void;
@@ -206,7 +209,8 @@ export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]
       for (const [label, array] of arrays) solver.checkUsable(name, label, array);
       frees = solver.frees;
     }
-    if (dtIndex !== null && !validDt(dt)) checkNumber(name, 'dt', dt, 'nonNegative');
+    // A dt ≥ 1 s while the solver's warning is due: checkDt warns (src/core/dt.ts).
+    if (dtIndex !== null && (!validDt(dt) || (dt >= LARGE_DT && solver.largeDtWarningDue))) checkDt(solver, name, dt);
     return current.run(dt as number);
   }) as PreparedCall<unknown, PreparableMethod>;
   step.refresh = () => {

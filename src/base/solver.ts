@@ -3,7 +3,8 @@
  * (called only with validated arguments), memory management and the parameter scan.
  */
 import { SpringMode, type Backend, type Param } from '../core/types.js';
-import { checkArrays, checkNumber, checkOverlap, checkParam, type ArrayArg, type OverlapArg, type ParamRule } from '../core/validate.js';
+import { checkArrays, checkOverlap, checkParam, type ArrayArg, type OverlapArg, type ParamRule } from '../core/validate.js';
+import { checkDt, LARGE_DT } from '../core/dt.js';
 import type { Kernel, KernelHost, Operand, ParamSpec } from '../core/contract.js';
 import { families, type FamilyMethods } from '../methods/families.js';
 import { disjoint, mayRead, validDt, validValue } from '../core/quick-check.js';
@@ -92,6 +93,12 @@ export abstract class SolverBase implements Solver, KernelHost {
   abstract readonly backend: Backend;
   /** Set by createSolver() when it falls back (src/api/fallback.ts). */
   fallbackReason: string | null = null;
+  /**
+   * True until this solver has warned of a dt that looks like milliseconds (≥ 1 s), or when
+   * createSolver({ warnLargeDt: false }) silenced it (src/core/dt.ts).
+   * @internal
+   */
+  largeDtWarningDue = true;
   private disposed = false;
 
   abstract alloc(length: number): Float32Array;
@@ -153,7 +160,8 @@ export abstract class SolverBase implements Solver, KernelHost {
   }
 
   /**
-   * Checks a call: not disposed, arrays, parameters, overlaps, dt. Returns the parameters, with
+   * Checks a call: not disposed, arrays, parameters, overlaps, dt (and warns once per solver of a
+   * dt ≥ 1 s, src/core/dt.ts). Returns the parameters, with
    * uniform numbers rounded to float32 when another parameter is per-element (they then travel
    * with the per-element values, so every backend sees the same float32 value), or always when
    * `roundUniform` is set (generic kernels carry uniform parameters as float32 broadcast values,
@@ -171,7 +179,7 @@ export abstract class SolverBase implements Solver, KernelHost {
     for (const { name, array } of arrays) this.checkUsable(method, name, array as Float32Array);
     for (const { name, array } of paramArrays) this.checkUsable(method, name, array);
     checkOverlap(method, [...(arrays as OverlapArg[]), ...paramArrays]);
-    checkNumber(method, 'dt', dt, 'nonNegative');
+    checkDt(this, method, dt);
     if (!(roundUniform || paramArrays.length > 0)) return params.map(([, value]) => value);
     // checkParam made sure a number keeps its rule rounded to float32.
     return params.map(([, value]) => (typeof value === 'number' ? Math.fround(value) : value));
@@ -323,7 +331,8 @@ export abstract class SolverBase implements Solver, KernelHost {
     positive0: boolean,
     dt: unknown,
   ): boolean {
-    if (this.disposed || !validDt(dt)) return false;
+    // A dt ≥ 1 s while the warning is due goes through checkCall, which warns (src/core/dt.ts).
+    if (this.disposed || !validDt(dt) || (dt >= LARGE_DT && this.largeDtWarningDue)) return false;
     if (!(x instanceof Float32Array) || !(v instanceof Float32Array)) return false;
     const n = x.length;
     if (v.length !== n || n === 0) return false;
@@ -373,6 +382,7 @@ export abstract class SolverBase implements Solver, KernelHost {
     if (
       this.disposed ||
       !validDt(dt) ||
+      (dt >= LARGE_DT && this.largeDtWarningDue) ||
       !(x instanceof Float32Array) ||
       x.length === 0 || // a detached array has length 0: the full checks name it
       !this.quickInput(x, x, g) ||

@@ -14,6 +14,7 @@ import type { KernelExports } from './kernel-exports.js';
 export type { Param } from './types.js';
 export type { ArrayArg, ParamRule } from './validate.js';
 export { checkNumber, describe } from './validate.js';
+export { checkDt } from './dt.js';
 export { MAX_SUBSTEPS } from './limits.js';
 
 /** A parameter of a call: its name (for errors), its value, and the rule it must keep. */

@@ -4,7 +4,7 @@
  * (src/reference/substep.ts): it is pure bookkeeping over the caller's step, with no arithmetic
  * on the state, so the solver uses it as it is, after its own argument checks.
  */
-import { checkNumber, describe, MAX_SUBSTEPS, type KernelHost } from '../core/contract.js';
+import { checkDt, checkNumber, describe, MAX_SUBSTEPS, type KernelHost } from '../core/contract.js';
 import { substepMaxDt, substepUniform } from '../reference/substep.js';
 
 /**
@@ -35,7 +35,7 @@ const MODES: readonly SubstepMode[] = ['max-dt', 'uniform'];
 export const substepMethods: SubstepMethods & ThisType<KernelHost> = {
   substep(dt, options, step) {
     this.checkLive('substep');
-    checkNumber('substep', 'dt', dt, 'nonNegative');
+    checkDt(this, 'substep', dt);
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`substep: options must be an object with maxDt, got ${describe(options)}`);
     }

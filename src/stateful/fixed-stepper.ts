@@ -6,6 +6,7 @@
  */
 import { SolverBase, type Solver } from '../api/solver.js';
 import { checkNumber, describe, isDetached } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { MAX_ALLOC_LENGTH, MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
@@ -142,7 +143,7 @@ export class FixedStepper {
   advance(frameDt: number): number {
     if (this.disposed) throw new TypeError('FixedStepper.advance: this stepper has been disposed');
     this.solver.checkLive('FixedStepper.advance');
-    checkNumber('FixedStepper.advance', 'frameDt', frameDt, 'nonNegative');
+    checkDt(this.solver, 'FixedStepper.advance', frameDt, 'frameDt');
     const { fixedDt, clock } = this;
     const slack = RELATIVE_SLACK * fixedDt;
     if (this.maxUpdates > MAX_SUBSTEPS && !((clock[0] + frameDt + slack) / fixedDt < MAX_SUBSTEPS + 1)) {

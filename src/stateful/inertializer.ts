@@ -12,6 +12,7 @@ import { SolverBase, type Solver } from '../api/solver.js';
 import { input as read, out as written, type Kernel } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { rootAnchorApply, rootAnchorTransition } from '../reference/root-anchor.js';
 import { inertializeUpdate } from '../reference/inertialize.js';
@@ -249,7 +250,7 @@ export class Inertializer {
       checkHalflife(method, 'halflife', halflife, this.bones);
       if (typeof halflife !== 'number') this.solver.checkUsable(method, 'halflife', halflife);
     }
-    checkNumber(method, 'dt', dt, 'nonNegative');
+    checkDt(this.solver, method, dt);
     checkOverlap(method, [...arrays, ...this.stateArrays()]);
     let h = this.halflife;
     if (halflife !== undefined) {

@@ -10,7 +10,8 @@ import { input, out, type Kernel, type KernelName } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { SecondOrderDynamicsReference, type SecondOrderMethod } from '../reference/second-order.js';
 import { criticalTimestep, fzrToK } from '../plain/second-order-parameters.js';
-import { checkNumber, checkOverlap, describe, isDetached, show } from '../core/validate.js';
+import { checkOverlap, describe, isDetached, show } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
@@ -152,7 +153,7 @@ export class SecondOrderDynamics {
     const where = 'SecondOrderDynamics.update';
     if (this.disposed) throw new TypeError(`${where}: this object has been disposed`);
     this.solver.checkLive(where);
-    checkNumber(where, 'dt', dt, 'nonNegative');
+    checkDt(this.solver, where, dt);
     this.checkInput(where, 'x', x);
     if (xd !== undefined) this.checkInput(where, 'xd', xd);
     checkOverlap(where, [

@@ -7,6 +7,7 @@
 import type { BufferAttribute, InterleavedBufferAttribute } from 'three';
 import type { Solver } from '../api/solver.js';
 import { describe } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
 
 export interface AttributeSpringsOptions {
@@ -59,6 +60,7 @@ export class AttributeSprings {
   /** Steps every item by dt (s) toward its goal; marks the attribute for upload. */
   update(dt: number): void {
     if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
+    checkDt(this.solver, 'AttributeSprings.update', dt);
     this.step!({ halflife: this.halflife }, dt);
     const a = this.attribute as BufferAttribute & InterleavedBufferAttribute;
     if (a.isInterleavedBufferAttribute) a.data.needsUpdate = true;

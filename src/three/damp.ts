@@ -21,6 +21,7 @@
 import type { Euler, Quaternion, Vector3 } from 'three';
 import { SpringMode } from '../core/types.js';
 import { checkNumber, describe } from '../core/validate.js';
+import { HELPERS_DT, warnLargeDt } from '../core/dt.js';
 import { springTransition, type SpringTransition } from '../reference/spring-transition.js';
 import { stiffnessAndDamping } from '../reference/spring.js';
 import { abs, fromScaledAngleAxis, inv, mul, slerp, toScaledAngleAxis } from '../reference/quat.js';
@@ -70,6 +71,8 @@ function checkArgs(method: string, halflife: unknown, dt: unknown, maxSpeed: unk
   checkNumber(method, 'dt', dt, 'nonNegative');
   if (typeof maxSpeed !== 'number') throw new TypeError(`${method}: maxSpeed must be a number, got ${describe(maxSpeed)}`);
   if (!(maxSpeed > 0)) throw new RangeError(`${method}: maxSpeed is ${maxSpeed}; it must be > 0 (Infinity: no limit)`);
+  // No solver here: one warning shared by these helpers (src/core/dt.ts).
+  warnLargeDt(HELPERS_DT, method, dt as number);
 }
 
 function checkFinite(method: string, name: string, values: number[]): void {
@@ -267,6 +270,7 @@ export function damper(x: number, target: number, halflife: number, dt: number):
 export function damper3(value: Vector3, target: Vector3Like, halflife: number, dt: number): Vector3 {
   checkObject('damper3', 'value', value);
   checkObject('damper3', 'target', target);
+  checkArgs('damper3', halflife, dt, Infinity); // here too, so a dt error or warning names damper3
   value.x = damper(value.x, target.x, halflife, dt);
   value.y = damper(value.y, target.y, halflife, dt);
   value.z = damper(value.z, target.z, halflife, dt);

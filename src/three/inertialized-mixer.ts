@@ -17,6 +17,7 @@ import type { AnimationMixer, Object3D, Vector3 } from 'three';
 import { Inertializer, type Pose } from '../stateful/inertializer.js';
 import { SolverBase, type Solver } from '../api/solver.js';
 import { checkNumber, describe } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
@@ -202,7 +203,7 @@ export class InertializedMixerGroup {
   update(dt: number): void {
     const method = 'InertializedMixerGroup.update';
     this.checkUsable(method);
-    checkNumber(method, 'dt', dt, 'nonNegative');
+    checkDt(this.solver, method, dt);
     const { input, output } = this;
     this.prevX.set(input.positions);
     this.prevQ.set(input.rotations);

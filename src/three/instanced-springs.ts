@@ -8,6 +8,7 @@
 import { InstancedBufferAttribute, Matrix4, Quaternion, Vector3, type InstancedMesh } from 'three';
 import type { Solver, SolverBase } from '../api/solver.js';
 import { checkNumber, describe } from '../core/validate.js';
+import { checkDt } from '../core/dt.js';
 import { instanceComposition, instanceTranslations } from '../api/instance-matrices.js';
 
 export interface InstancedSpringsOptions<R extends boolean = boolean, S extends boolean = boolean> {
@@ -126,7 +127,7 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     if (this.disposed) throw new TypeError(`${method}: disposed`);
     (this.solver as unknown as SolverBase).checkLive(method);
     const halflife = checkNumber(method, 'halflife', this.halflife, 'nonNegative');
-    checkNumber(method, 'dt', dt, 'nonNegative');
+    checkDt(this.solver, method, dt);
     this.translate(halflife, dt);
     if (this.compose !== null) {
       const q = this.rotations as Float32Array,
