@@ -9,6 +9,7 @@ import { SolverBase, type Solver } from '../api/solver.js';
 import { springBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
+import { warnLargeDt } from '../core/dt.js';
 import { MatrixPass } from './matrix-pass.js';
 import {
   COLLIDER,
@@ -208,6 +209,7 @@ export class SpringBones {
     if (typeof dt !== 'number') throw new TypeError(`${method}: dt must be a number, got ${describe(dt)}`);
     if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY))
       throw new RangeError(`${method}: dt is ${show(dt)}; it must be finite and ≥ 0 (seconds)`);
+    warnLargeDt(this.solver, method, dt);
     if (this.detached.size > 0) {
       const [object] = this.detached;
       throw new RangeError(
