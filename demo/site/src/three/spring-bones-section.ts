@@ -29,6 +29,7 @@ import {
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Solver } from 'spring-solver';
+import { followWidth } from '../common/plot-width.js';
 import { SpringBones, type SpringBonesOptions } from 'spring-solver/vrm';
 // The test fixture builds the avatars (no model file): a humanoid of plain Bones and three-vrm's own
 // VRMSpringBoneJoint / VRMSpringBoneCollider / VRMSpringBoneManager.
@@ -47,8 +48,8 @@ const SEED = 17;
 /** The most updates one drawn frame runs (past that, the simulation runs slower than real time). */
 const MAX_UPDATES_PER_FRAME = 4;
 /** The traced avatar and strand, and how many seconds the trace shows. */
-const PROBE_SEED = 12;
-const PROBE_CHAIN = 'hair2';
+const PROBE_SEED = 10;
+const PROBE_CHAIN = 'hair7'; // a strand at the back of the head
 const TRACE_SECONDS = 6;
 const TRACE_COLORS = { rate: '#2563eb', reference: '#94a3b8' };
 
@@ -183,9 +184,10 @@ export class SpringBonesSection {
         width: Math.max(240, chart.clientWidth || 600), // the chart's own box: it must fit a 390 px page
         height: 170,
         scales: { x: { time: false } },
+        legend: { live: false },
         axes: [{ label: 's' }, { label: 'tip angle, °' }],
         series: [
-          {},
+          { label: 's' },
           { label: '60 Hz', stroke: TRACE_COLORS.rate, width: 2, points: { show: false }, spanGaps: true },
           { label: '60 Hz', stroke: TRACE_COLORS.reference, width: 2, dash: [6, 4], points: { show: false }, spanGaps: true },
         ],
@@ -193,6 +195,7 @@ export class SpringBonesSection {
       [[], [], []],
       chart,
     );
+    followWidth(this.plot, chart);
   }
 
   /** Builds a crowd of `count` avatars (and the probes), in the current mode. */
