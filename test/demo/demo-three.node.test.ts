@@ -81,7 +81,7 @@ async function open(path: string, viewport = { width: 900, height: 700 }): Promi
 
 describe('3D page', () => {
   it('renders the crowd and the camera with WebGL 2, and the camera follows a drag', async () => {
-    const { page, errors } = await open('three.html?crowd=200');
+    const { page, errors } = await open('three.html?crowd=200&avatars=20');
     expect(await page.evaluate(() => Boolean(document.createElement('canvas').getContext('webgl2')))).toBe(true);
     await page.waitForFunction(() => window.threeDemo!.frames > 5, null, { timeout: 15_000 });
     expect(await page.evaluate(() => window.threeDemo!.backend())).toBe('simd');

@@ -133,7 +133,7 @@ async function main(): Promise<void> {
             .join(', ')}`;
       }
       if (visible.get(cameraCanvas) !== false) camera.frame(dt);
-      if (visible.get(springSection) !== false) spring(dt);
+      if (visible.get(springSection) === true) spring(dt); // built when first seen
       const p = camera.camera.position;
       cameraStats.textContent = `camera (${p.x.toFixed(2)}, ${p.y.toFixed(2)}, ${p.z.toFixed(2)}) → goal (${camera.goal.x.toFixed(2)}, ${camera.goal.z.toFixed(2)})`;
       hook.frames++;
@@ -147,7 +147,10 @@ async function main(): Promise<void> {
   requestAnimationFrame(loop);
 }
 
-/** The spring-bones section: its controls, its test hook; returns its frame function (which also writes its stats). */
+/**
+ * The spring-bones section: its controls, its test hook; returns its frame function, which builds the crowd the
+ * first time it runs (the section is seen) and writes the section's stats.
+ */
 async function mountSpringBones(initialCount: number): Promise<(dt: number) => void> {
   const section = new SpringBonesSection(
     document.getElementById('spring-canvas') as HTMLCanvasElement,
@@ -155,7 +158,7 @@ async function mountSpringBones(initialCount: number): Promise<(dt: number) => v
     await createSolver(),
   );
   let count = initialCount;
-  section.build(count);
+  let built = false;
   const controls = document.getElementById('spring-controls')!;
   const select = (id: string, label: string, options: [string, string][], value: string, onChange: (v: string) => void) => {
     const wrap = document.createElement('label');
@@ -180,7 +183,7 @@ async function mountSpringBones(initialCount: number): Promise<(dt: number) => v
     String(count),
     (v) => {
       count = Number(v);
-      section.build(count);
+      if (built) section.build(count);
     },
   );
   select(
@@ -234,6 +237,10 @@ async function mountSpringBones(initialCount: number): Promise<(dt: number) => v
   const traceStats = document.getElementById('spring-trace-stats')!;
   const ms = (v: number) => (Number.isNaN(v) ? '– (switch to measure)' : `${v.toFixed(2)} ms`);
   return (dt) => {
+    if (!built) {
+      section.build(count);
+      built = true;
+    }
     section.frame(dt);
     hook.frames = section.frames;
     const { 'three-vrm': slow, springbones: fast } = section.ms;

@@ -215,7 +215,7 @@ export class SpringBonesSection {
     const parts = bodyParts(avatars[0]!.bones).map((part) => {
       const length = part.from.distanceTo(part.to);
       const material = new MeshLambertMaterial({ color: part.skin ? 0xf1c7a5 : 0xffffff });
-      const mesh = new InstancedMesh(new CapsuleGeometry(part.radius, length, 3, 10), material, count);
+      const mesh = new InstancedMesh(new CapsuleGeometry(part.radius, length, 2, 8), material, count);
       mesh.frustumCulled = false;
       if (!part.skin) for (let k = 0; k < count; k++) mesh.setColorAt(k, bodyColor(k));
       this.scene.add(mesh);
@@ -380,13 +380,12 @@ export class SpringBonesSection {
       return { avatar, walk, bones, time: 0, times: [], angles: [] };
     };
     this.probes = { rate: probe(), reference: probe() };
-    const label = (hz: number) => `${hz} Hz${this.fixedStep ? ', fixedStep 1/60' : ''}`;
+    const label = (hz: number, reference = '') => `${hz} Hz${reference}${this.fixedStep ? ', fixedStep 1/60' : ''}`;
     this.plot.series[1]!.label = label(this.rate);
-    this.plot.series[2]!.label = label(60);
-    // uPlot keeps the legend's text from its construction: set it too
-    const legend = this.plot.root.querySelectorAll('.u-legend .u-series .u-label');
-    if (legend[1]) legend[1].textContent = label(this.rate);
-    if (legend[2]) legend[2].textContent = label(60);
+    this.plot.series[2]!.label = label(60, ' (reference)');
+    // uPlot keeps the legend's text from its construction: set it too (the last two rows; x has one only when live)
+    const legend = [...this.plot.root.querySelectorAll('.u-legend .u-series .u-label')].slice(-2);
+    if (legend.length === 2) [legend[0]!.textContent, legend[1]!.textContent] = [label(this.rate), label(60, ' (reference)')];
   }
 
   /** The probe at the chosen rate takes this update's step; the one at 60 Hz catches up to its time. */
