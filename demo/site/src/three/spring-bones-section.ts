@@ -211,6 +211,7 @@ export class SpringBonesSection {
     }
     this.time = 0;
     this.pending = 0;
+    this.ms['three-vrm'] = this.ms.springbones = Number.NaN; // timings of this crowd only
 
     const parts = bodyParts(avatars[0]!.bones).map((part) => {
       const length = part.from.distanceTo(part.to);
