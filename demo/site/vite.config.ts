@@ -28,6 +28,7 @@ export default defineConfig({
     alias: [
       { find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') },
       { find: /^spring-solver\/three$/, replacement: resolve(repo, 'dist/three/index.js') },
+      { find: /^spring-solver\/vrm$/, replacement: resolve(repo, 'dist/vrm/index.js') },
     ],
   },
   server: { host: 'localhost', fs: { allow: [repo] } },

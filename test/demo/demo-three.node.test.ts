@@ -1,13 +1,14 @@
 // The 3D page of the demo site (demo/site/three.html) built with Vite, served, and driven in
-// headless Chromium (WebGL 2 through SwiftShader): it renders both canvases with no console
-// error, its camera follows a drag, the crowd switches backend; and every page of the site fits
-// a 390 px wide viewport (no horizontal overflow; content in a <pre> or a .scroll-x box scrolls
-// inside it and is exempt). Screenshots go to test-results/.
+// headless Chromium (WebGL 2 through SwiftShader): it renders its canvases with no console
+// error, its camera follows a drag, the crowd switches backend, the spring-bones section runs
+// three-vrm and SpringBones (both timed) and fixedStep keeps a hair tip's motion at 30 Hz that of
+// 60 Hz; and every page of the site fits a 390 px wide viewport (no horizontal overflow; content
+// in a <pre> or a .scroll-x box scrolls inside it and is exempt). Screenshots go to test-results/.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
@@ -37,6 +38,40 @@ afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
+/** The elements past the right edge of the viewport (outside <pre> and .scroll-x), and the page's scroll width. */
+function overflow(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('pre, .scroll-x'))
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}`,
+      );
+    return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8) };
+  });
+}
+
+/** The words of the page's headings laid out on two lines (a title broken mid-word, at a hyphen included). */
+function brokenWords(page: Page) {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    for (const heading of document.querySelectorAll('h1, h2')) {
+      const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of node.textContent!.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+          if (lines.size > 1) broken.push(word[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
 async function open(path: string, viewport = { width: 900, height: 700 }): Promise<WatchedPage> {
   const watched = await openWatchedPage(browser, viewport);
   await watched.page.goto(`${server.url}${path}`);
@@ -46,7 +81,7 @@ async function open(path: string, viewport = { width: 900, height: 700 }): Promi
 
 describe('3D page', () => {
   it('renders the crowd and the camera with WebGL 2, and the camera follows a drag', async () => {
-    const { page, errors } = await open('three.html?crowd=200');
+    const { page, errors } = await open('three.html?crowd=200&avatars=20');
     expect(await page.evaluate(() => Boolean(document.createElement('canvas').getContext('webgl2')))).toBe(true);
     await page.waitForFunction(() => window.threeDemo!.frames > 5, null, { timeout: 15_000 });
     expect(await page.evaluate(() => window.threeDemo!.backend())).toBe('simd');
@@ -105,22 +140,99 @@ describe('3D page', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it.each(PAGES)('%s fits 390 px: no horizontal overflow', async (name) => {
-    const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=200' : ''}`, { width: 390, height: 844 });
-    const overflow = await page.evaluate(() => {
-      const width = document.documentElement.clientWidth;
-      const wide = [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('pre, .scroll-x'))
-        .map(
-          (e) =>
-            `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}`,
-        );
-      return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8) };
+  it('runs the spring-bones section: three-vrm and SpringBones timed, fixedStep at 30 Hz, 390 px', async () => {
+    const { page, errors } = await open('three.html?crowd=200&avatars=20');
+    await page.locator('#spring-canvas').scrollIntoViewIfNeeded();
+    const read = () =>
+      page.evaluate(() => {
+        const h = window.springBonesDemo!;
+        return {
+          updates: h.updates(),
+          mode: h.mode(),
+          avatars: h.avatars(),
+          joints: h.joints(),
+          threeVrm: h.msThreeVrm(),
+          springBones: h.msSpringBones(),
+        };
+      });
+    await page.waitForFunction(() => window.springBonesDemo!.updates() > 20, null, { timeout: 20_000 });
+    let state = await read();
+    // the URL's crowd of 20 avatars of 82–98 joints (test/fixtures/vrm-avatars.js), starting on SpringBones
+    expect(state.avatars).toBe(20);
+    expect(state.joints).toBeGreaterThanOrEqual(20 * 82);
+    expect(state.joints).toBeLessThanOrEqual(20 * 98);
+    expect(state.mode).toBe('springbones');
+    expect(state.springBones).toBeGreaterThan(0);
+    expect(state.threeVrm).toBeNaN(); // not run yet
+    expect(await screenshotVariance(page, 'three-spring-bones', '#spring-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
+
+    // The toggle: every manager's own update; the page then shows both timings.
+    await page.selectOption('#spring-mode', 'three-vrm');
+    await page.waitForFunction(
+      (u) => window.springBonesDemo!.mode() === 'three-vrm' && window.springBonesDemo!.updates() > u + 10,
+      state.updates,
+      {
+        timeout: 20_000,
+      },
+    );
+    state = await read();
+    expect(state.threeVrm).toBeGreaterThan(0);
+    expect(state.springBones).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.textContent('#spring-stats'), { timeout: 10_000 })
+      .toMatch(
+        /^20 avatars, [\d,]+ spring joints, simulated at 60 Hz .* three-vrm \d+\.\d\d ms, SpringBones \d+\.\d\d ms \(\d+\.\d× faster\) · running: three-vrm$/,
+      );
+
+    // At 30 Hz, three-vrm's drag per frame moves the traced hair tip away from its 60 Hz run;
+    // with fixedStep: 1/60 the two runs step alike (the trace restarts on each change).
+    await page.selectOption('#spring-mode', 'springbones');
+    await page.selectOption('#spring-rate', '30');
+    const traced = async (fixedStep: boolean) => {
+      await page.waitForFunction(
+        (f) =>
+          window.springBonesDemo!.rate() === 30 &&
+          window.springBonesDemo!.fixedStep() === f &&
+          window.springBonesDemo!.trace().seconds >= 3,
+        fixedStep,
+        { timeout: 30_000 },
+      );
+      return page.evaluate(() => window.springBonesDemo!.trace().rmsDegrees);
+    };
+    const plain = await traced(false);
+    await page.check('#spring-fixed-step');
+    const fixed = await traced(true);
+    expect(plain, 'RMS difference (°) from 60 Hz without fixedStep').toBeGreaterThan(1);
+    expect(fixed, `with fixedStep (without: ${plain.toFixed(2)}°)`).toBeLessThan(plain / 4);
+    expect(await page.textContent('#spring-trace-stats')).toMatch(
+      /^Hair tip at 30 Hz against 60 Hz, both with fixedStep 1\/60: RMS difference \d+\.\d\d°/,
+    );
+    expect(await page.textContent('#spring-stats')).toMatch(/simulated at 30 Hz .* running: SpringBones with fixedStep 1\/60$/);
+
+    // A phone: the section (running, its texts and chart at the new width) fits 390 px, its title whole.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('#spring-canvas').scrollIntoViewIfNeeded();
+    const frames = await page.evaluate(() => window.springBonesDemo!.frames);
+    await page.waitForFunction((f) => window.springBonesDemo!.frames > f + 3, frames, { timeout: 10_000 });
+    await page.screenshot({
+      path: fileURLToPath(new URL('../../test-results/three-spring-bones-390.png', import.meta.url)),
+      fullPage: true,
     });
+    const narrow = await overflow(page);
+    expect(narrow.wide, 'elements past the right edge at 390 px').toEqual([]);
+    expect(narrow.scrollWidth).toBeLessThanOrEqual(narrow.width);
+    expect(await brokenWords(page)).toEqual([]);
+    await page.context().close();
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it.each(PAGES)('%s fits 390 px: no horizontal overflow', async (name) => {
+    const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=200&avatars=20' : ''}`, { width: 390, height: 844 });
+    const { wide, scrollWidth, width } = await overflow(page);
     if (name === 'index' || name === 'three')
       await page.screenshot({ path: fileURLToPath(new URL(`../../test-results/${name}-390.png`, import.meta.url)), fullPage: true });
-    expect(overflow.wide, `elements past the right edge of ${name}`).toEqual([]);
-    expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.width);
+    expect(wide, `elements past the right edge of ${name}`).toEqual([]);
+    expect(scrollWidth).toBeLessThanOrEqual(width);
     await page.context().close();
     expect(errors).toEqual([]);
   });

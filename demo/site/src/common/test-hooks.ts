@@ -46,9 +46,28 @@ export interface ThreeDemoHook {
   skeleton: { jumps(): number; peakSinceJump(kind: 'none' | 'crossfade' | 'inertialized'): number };
 }
 
+export interface SpringBonesDemoHook {
+  /** Frames the section drew, and spring-bone updates (simulated frames of the whole crowd) it ran. */
+  frames: number;
+  updates(): number;
+  avatars(): number;
+  joints(): number;
+  /** What runs the spring bones: every manager's own update, or one SpringBones. */
+  mode(): 'three-vrm' | 'springbones';
+  /** Hz: the simulation rate. */
+  rate(): number;
+  fixedStep(): boolean;
+  /** The smoothed ms of one update of the crowd's spring bones in each mode; NaN until that mode ran. */
+  msThreeVrm(): number;
+  msSpringBones(): number;
+  /** The traced hair tip: seconds simulated since the trace restarted, RMS difference (°) from the 60 Hz run. */
+  trace(): { seconds: number; rmsDegrees: number };
+}
+
 declare global {
   interface Window {
     threeDemo?: ThreeDemoHook;
+    springBonesDemo?: SpringBonesDemoHook;
     springsDemo?: SpringsDemoHook;
     benchDemo?: BenchDemoHook;
     skeletonDemo?: SkeletonDemoHook;

@@ -1,23 +1,27 @@
-// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd on InstancedMeshes (zero-copy springs, Inertializer) and a
-// spring-following camera (synchronous helpers), each with its code shown.
+// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd on InstancedMeshes (zero-copy springs, Inertializer), a
+// spring-following camera (synchronous helpers) and a crowd of three-vrm avatars' spring bones (three-vrm or SpringBones), each with its code shown.
 import '../common/style.css';
 import { markReady, showError, slider } from '../common/page.js';
-import type { ThreeDemoHook } from '../common/test-hooks.js';
+import type { SpringBonesDemoHook, ThreeDemoHook } from '../common/test-hooks.js';
 import { loadClip } from '../skeleton/clip.js';
 import { CROWD_SIZES, CrowdSection } from './crowd-section.js';
 import { CameraSection } from './camera-section.js';
 import { mountSkeletonPanel } from './skeleton-panel.js';
+import { AVATAR_COUNTS, RATES, SpringBonesSection, type SpringMode } from './spring-bones-section.js';
 import { createSolver } from 'spring-solver';
 import crowdCode from './crowd-section.ts?raw';
 import cameraCode from './camera-section.ts?raw';
+import springCode from './spring-bones-section.ts?raw';
 
 const DEFAULT_CROWD = 1000;
+const DEFAULT_AVATARS = 100;
 /** s: the longest step a frame takes (a hidden tab must not jump ahead). */
 const MAX_FRAME = 0.05;
 
 async function main(): Promise<void> {
   document.getElementById('crowd-code')!.textContent = crowdCode;
   document.getElementById('camera-code')!.textContent = cameraCode;
+  document.getElementById('spring-code')!.textContent = springCode;
   const camera = new CameraSection(document.getElementById('camera-canvas') as HTMLCanvasElement);
   const clip = await loadClip('./data/pirouette.bvh');
   const bvhText = await (await fetch('./data/pirouette.bvh')).text();
@@ -101,6 +105,9 @@ async function main(): Promise<void> {
   // A section off screen is not stepped or drawn (two WebGL canvases cost twice the frame time).
   const visible = new Map<Element, boolean>();
   const observer = new IntersectionObserver((entries) => entries.forEach((e) => visible.set(e.target, e.isIntersecting)));
+  const springSection = document.getElementById('spring-section')!;
+  observer.observe(springSection);
+  const spring = await mountSpringBones(Number(params.get('avatars')) || DEFAULT_AVATARS);
   const crowdCanvas = document.getElementById('crowd-canvas')!,
     cameraCanvas = document.getElementById('camera-canvas')!;
   observer.observe(crowdCanvas);
@@ -126,6 +133,7 @@ async function main(): Promise<void> {
             .join(', ')}`;
       }
       if (visible.get(cameraCanvas) !== false) camera.frame(dt);
+      if (visible.get(springSection) === true) spring(dt); // built when first seen
       const p = camera.camera.position;
       cameraStats.textContent = `camera (${p.x.toFixed(2)}, ${p.y.toFixed(2)}, ${p.z.toFixed(2)}) → goal (${camera.goal.x.toFixed(2)}, ${camera.goal.z.toFixed(2)})`;
       hook.frames++;
@@ -137,6 +145,116 @@ async function main(): Promise<void> {
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
+}
+
+/**
+ * The spring-bones section: its controls, its test hook; returns its frame function, which builds the crowd the
+ * first time it runs (the section is seen) and writes the section's stats.
+ */
+async function mountSpringBones(initialCount: number): Promise<(dt: number) => void> {
+  const section = new SpringBonesSection(
+    document.getElementById('spring-canvas') as HTMLCanvasElement,
+    document.getElementById('spring-trace')!,
+    await createSolver(),
+  );
+  let count = initialCount;
+  let built = false;
+  const controls = document.getElementById('spring-controls')!;
+  const select = (id: string, label: string, options: [string, string][], value: string, onChange: (v: string) => void) => {
+    const wrap = document.createElement('label');
+    const element = document.createElement('select');
+    element.id = id;
+    for (const [v, text] of options) element.add(new Option(text, v, false, v === value));
+    element.addEventListener('change', () => {
+      try {
+        onChange(element.value);
+      } catch (error) {
+        showError(error);
+      }
+    });
+    wrap.append(`${label} `, element);
+    controls.append(wrap);
+  };
+  const counts = AVATAR_COUNTS.includes(count) ? AVATAR_COUNTS : [count, ...AVATAR_COUNTS].sort((a, b) => a - b);
+  select(
+    'spring-avatars',
+    'crowd',
+    counts.map((n) => [String(n), `${n} avatars`]),
+    String(count),
+    (v) => {
+      count = Number(v);
+      if (built) section.build(count);
+    },
+  );
+  select(
+    'spring-mode',
+    'spring bones by',
+    [
+      ['three-vrm', 'three-vrm (each manager)'],
+      ['springbones', 'SpringBones (one call)'],
+    ],
+    section.mode,
+    (v) => section.setMode(v as SpringMode),
+  );
+  select(
+    'spring-rate',
+    'simulated at',
+    RATES.map((r) => [String(r), `${r} Hz`]),
+    String(section.rate),
+    (v) => section.setRate(Number(v)),
+  );
+  const fixed = document.createElement('label');
+  const checkbox = document.createElement('input');
+  checkbox.type = 'checkbox';
+  checkbox.id = 'spring-fixed-step';
+  checkbox.checked = section.fixedStep;
+  checkbox.addEventListener('change', () => {
+    try {
+      section.setFixedStep(checkbox.checked);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  const code = document.createElement('code');
+  code.textContent = 'fixedStep: 1/60';
+  fixed.append(checkbox, code);
+  controls.append(fixed);
+
+  const hook: SpringBonesDemoHook = {
+    frames: 0,
+    updates: () => section.updates,
+    avatars: () => section.avatarCount,
+    joints: () => section.jointCount,
+    mode: () => section.mode,
+    rate: () => section.rate,
+    fixedStep: () => section.fixedStep,
+    msThreeVrm: () => section.ms['three-vrm'],
+    msSpringBones: () => section.ms.springbones,
+    trace: () => section.trace(),
+  };
+  window.springBonesDemo = hook;
+  const stats = document.getElementById('spring-stats')!;
+  const traceStats = document.getElementById('spring-trace-stats')!;
+  const ms = (v: number) => (Number.isNaN(v) ? '– (switch to measure)' : `${v.toFixed(2)} ms`);
+  return (dt) => {
+    if (!built) {
+      section.build(count);
+      built = true;
+    }
+    section.frame(dt);
+    hook.frames = section.frames;
+    const { 'three-vrm': slow, springbones: fast } = section.ms;
+    const ratio = Number.isNaN(slow) || Number.isNaN(fast) ? '' : ` (${(slow / fast).toFixed(1)}× faster)`;
+    stats.textContent =
+      `${section.avatarCount} avatars, ${section.jointCount.toLocaleString('en')} spring joints, simulated at ${section.rate} Hz ` +
+      `(${section.updatesPerFrame.toFixed(1)} updates per drawn frame${section.behind ? ', slower than real time' : ''}) · ` +
+      `spring bones, ms per frame: three-vrm ${ms(slow)}, SpringBones ${ms(fast)}${ratio} · running: ` +
+      (section.mode === 'three-vrm' ? 'three-vrm' : `SpringBones${section.fixedStep ? ' with fixedStep 1/60' : ''}`);
+    const trace = section.trace();
+    traceStats.textContent =
+      `Hair tip at ${section.rate} Hz against 60 Hz${section.fixedStep ? ', both with fixedStep 1/60' : ' (no fixed step: as three-vrm)'}: ` +
+      `RMS difference ${Number.isNaN(trace.rmsDegrees) ? '–' : `${trace.rmsDegrees.toFixed(2)}°`} over the last ${Math.min(6, trace.seconds).toFixed(1)} s.`;
+  };
 }
 
 main().catch(showError);

@@ -29,6 +29,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Solver } from 'spring-solver';
 import { InertializedMixer } from 'spring-solver/three';
+import { followWidth } from '../common/plot-width.js';
 
 /** The code shown on the page. */
 export const MIXER_SNIPPET = `import { createSolver } from 'spring-solver';
@@ -233,6 +234,7 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
     [[], [], [], []],
     chart,
   );
+  followWidth(plot, chart);
 
   let jumps = 0;
   const peak: Record<Kind, number> = { none: 0, crossfade: 0, inertialized: 0 };
