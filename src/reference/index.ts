@@ -36,5 +36,7 @@ export {
 } from './inertialize.js';
 export { rootAnchorApply, rootAnchorTransition, heading } from './root-anchor.js';
 export type { FloatArray } from './float-array.js';
+export type { Halflife } from './inertialize.js';
+export type { Amount } from './quat-batch.js';
 export { springStrided, type StridedOperand } from './strided-spring.js';
 export { composeInstanceMatrices } from './instance-matrix.js';

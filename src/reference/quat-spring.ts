@@ -22,7 +22,8 @@ import { so3Jacobian } from './so3-jacobian.js';
 
 import type { FloatArray } from './float-array.js';
 /** One halflife (seconds) for all bones, or one per bone. */
-export type Halflife = number | ArrayLike<number>;
+import type { Halflife } from './inertialize.js';
+export type { Halflife };
 
 function halflifeOf(halflife: Halflife, i: number): number {
   return typeof halflife === 'number' ? halflife : halflife[i]!;

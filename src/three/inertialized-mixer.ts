@@ -31,7 +31,7 @@ export interface InertializedMixerOptions {
   halflife: number | ((object: Object3D) => number);
   /**
    * Name of the object that carries the clip's root motion (e.g. `'hip'`), or undefined. That
-   * object is re-anchored at every transition as {@link InertializerOptions.rootBone} describes:
+   * object is re-anchored at every transition as {@link spring-solver!InertializerOptions.rootBone | InertializerOptions.rootBone} describes:
    * the new clip's root trajectory continues from where the character is (heading about +Y and
    * ground position x, z), instead of the character being pulled to where the clip happens to be.
    */

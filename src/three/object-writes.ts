@@ -9,13 +9,14 @@
  */
 import type { Euler, Object3D, Quaternion } from 'three';
 
-interface QuaternionFields {
+/** three r187's backing fields of Quaternion and Euler (what their setters write before onChange). */
+export interface QuaternionFields {
   _x: number;
   _y: number;
   _z: number;
   _w: number;
 }
-interface EulerFields {
+export interface EulerFields {
   _x: number;
   _y: number;
   _z: number;

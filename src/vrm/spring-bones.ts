@@ -11,6 +11,7 @@ import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { warnLargeDt } from '../core/dt.js';
 import { MatrixPass } from './matrix-pass.js';
+import type { EulerFields, QuaternionFields } from '../three/object-writes.js';
 import {
   COLLIDER,
   COLLIDER_WORLD,
@@ -78,20 +79,6 @@ const ARRAY_NAMES = [
   'colliderList',
   'centers',
 ] as const;
-
-/** three r187's backing fields of Quaternion and Euler (what their setters write before onChange). */
-interface QuaternionFields {
-  _x: number;
-  _y: number;
-  _z: number;
-  _w: number;
-}
-interface EulerFields {
-  _x: number;
-  _y: number;
-  _z: number;
-  _order: string;
-}
 
 /** The float64 arrays of the kernel (src/reference/spring-bones.ts), views of solver memory. */
 type Arrays = SpringBoneArrays & Record<(typeof ARRAY_NAMES)[number], Float64Array>;

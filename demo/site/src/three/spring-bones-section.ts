@@ -34,6 +34,7 @@ import { SpringBones, type SpringBonesOptions } from 'spring-solver/vrm';
 // The test fixture builds the avatars (no model file): a humanoid of plain Bones and three-vrm's own
 // VRMSpringBoneJoint / VRMSpringBoneCollider / VRMSpringBoneManager.
 import { buildAvatar, buildCrowd } from '../../../../test/fixtures/vrm-avatars.js';
+import { mulberry32 } from '../../../../tools/mulberry32.js';
 
 type Avatar = ReturnType<typeof buildAvatar>;
 type Humanoid = Avatar['bones'];
@@ -55,7 +56,7 @@ const TRACE_COLORS = { rate: '#2563eb', reference: '#94a3b8' };
 
 /** A walk in a circle around the avatar's spot, facing its way; the humanoid swings as the fixture's walk. */
 function walkOf(avatar: Avatar): (t: number) => void {
-  const next = seeded(avatar.seed ^ 0x5bd1e995);
+  const next = mulberry32(avatar.seed ^ 0x5bd1e995);
   const radius = 0.7 + 0.7 * next(); // m
   const turn = ((next() < 0.5 ? 1 : -1) * (0.7 + 0.4 * next())) / radius; // rad/s: 0.7–1.1 m/s along the circle
   const start = 2 * Math.PI * next();
@@ -490,16 +491,4 @@ function stepProbe(p: Probe, h: number): void {
 
 function bodyColor(k: number): Color {
   return new Color().setHSL((k * 0.161) % 1, 0.45, 0.55);
-}
-
-/** mulberry32: uniform floats in [0, 1) from a 32-bit seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
