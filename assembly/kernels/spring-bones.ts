@@ -2,8 +2,8 @@
 // joint of every avatar of a SpringBones, parents before children, with three-vrm's float64
 // operations in its order (assembly/vrm/joint.ts; reference src/reference/spring-bones.ts), so the
 // results equal three-vrm's bit for bit. Float64 state: see docs/DECISIONS.md, "Spring bones".
-import { EXT, INV, COLLIDER, COLLIDER_WORLD, f, put, d } from '../vrm/layout';
-import { A, colliderToWorld, invert, jointStep, loadAffine } from '../vrm/joint';
+import { EXT, INV, COLLIDER, COLLIDER_WORLD, C_OWNER, C_SLOT, f, put, d } from '../vrm/layout';
+import { A, colliderToWorld, invert, jointStep, loadAffine, ownedColliders } from '../vrm/joint';
 
 export function springBonesStep(
   setup: usize, state: usize, out: usize, ext: usize, extPrev: usize, extStep: usize, extInv: usize,
@@ -21,6 +21,12 @@ export function springBonesStep(
     invert(A);
     for (let i = 0; i < INV; i++) put(extInv, INV * slot + i, d(A, i));
   }
-  for (let c = 0; c < colliderCount; c++) colliderToWorld(colliders + (<usize>(COLLIDER * c) << 3), e, colliderWorld + (<usize>(COLLIDER_WORLD * c) << 3));
-  for (let j = 0; j < joints; j++) jointStep(setup, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt);
+  for (let c = 0; c < colliderCount; c++) {
+    const cp = colliders + (<usize>(COLLIDER * c) << 3);
+    if (f(cp, C_OWNER) < 0) colliderToWorld(cp, e + (<usize>(EXT * <i32>f(cp, C_SLOT)) << 3), colliderWorld + (<usize>(COLLIDER_WORLD * c) << 3));
+  }
+  for (let j = 0; j < joints; j++) {
+    jointStep(setup, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt);
+    ownedColliders(setup, out, e, colliders, colliderWorld, colliderList, j); // three-vrm updates them after the joint
+  }
 }

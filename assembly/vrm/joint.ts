@@ -1,6 +1,6 @@
 // The spring-bone step of one joint in float64 (scalar), and the per-step work on the colliders and
 // centers: the operations of src/reference/spring-bones.ts (its header has the formulas), in its order.
-import { SETUP, S_PARENT_JOINT, S_PARENT_SLOT, S_CENTER, S_HAS_CHILD, S_POSITION, S_SCALE, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_LOCAL, O_WORLD, O_EULER, EXT, INV, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, f, put, d, setD } from './layout';
+import { S_OWNED_START, S_OWNED_COUNT, S_CHILD_JOINT, SETUP, S_PARENT_JOINT, S_PARENT_SLOT, S_CENTER, S_HAS_CHILD, S_POSITION, S_SCALE, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_LOCAL, O_WORLD, O_EULER, EXT, INV, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, f, put, d, setD } from './layout';
 
 // float64 scratch: P the parent's world matrix, A = P·L0 then its inverse, L a local matrix (affine 3×4 each)
 const P = memory.data(12 * 8, 16);
@@ -29,7 +29,10 @@ export function jointStep(
   // _calcWorldSpaceBoneLength
   let length: f64;
   if (f(s, S_HAS_CHILD) != 0) {
-    length = hypot3(x - f(t, T_CHILD_WORLD), y - f(t, T_CHILD_WORLD + 1), z - f(t, T_CHILD_WORLD + 2));
+    // a child that is a joint bone: its matrixWorld as its joint last wrote it (this step if it ran before, else the last)
+    const k = <i32>f(s, S_CHILD_JOINT);
+    const c = k >= 0 ? out + (<usize>(OUT * k + O_WORLD + 9) << 3) : t + (<usize>T_CHILD_WORLD << 3);
+    length = hypot3(x - f(c, 0), y - f(c, 1), z - f(c, 2));
   } else {
     // the 7 cm rule: initialLocalChildPosition through bone.matrixWorld = P·compose(p, q, s), q the last step's
     compose(s, f(o, 0), f(o, 1), f(o, 2), f(o, 3), L);
@@ -239,9 +242,9 @@ function collide(c: usize, w: usize, hit: f64, x: f64, y: f64, z: f64, length: f
   }
 }
 
-/** A collider's shape in world space for this step (see the reference's colliderToWorld). */
+/** A collider's shape in world space for this step, from its matrixWorld at e (see the reference's colliderToWorld). */
 export function colliderToWorld(c: usize, e: usize, w: usize): void {
-  const m = EXT * <i32>f(c, C_SLOT);
+  const m = 0; // e: the collider's matrixWorld
   const ox = f(c, C_OFFSET), oy = f(c, C_OFFSET + 1), oz = f(c, C_OFFSET + 2);
   put(w, 0, f(e, m) * ox + f(e, m + 3) * oy + f(e, m + 6) * oz + f(e, m + 9));
   put(w, 1, f(e, m + 1) * ox + f(e, m + 4) * oy + f(e, m + 7) * oz + f(e, m + 10));
@@ -383,4 +386,26 @@ function compose(s: usize, x: f64, y: f64, z: f64, w: f64, m: usize): void {
   setD(m, 9, f(s, S_POSITION));
   setD(m, 10, f(s, S_POSITION + 1));
   setD(m, 11, f(s, S_POSITION + 2));
+}
+
+// a collider's matrixWorld below a joint bone
+const M = memory.data(12 * 8, 16);
+
+/** The colliders below joint j's bone in world space from its new matrixWorld: W[j]·E[slot] (the reference's ownedColliders). */
+export function ownedColliders(setup: usize, out: usize, e: usize, colliders: usize, colliderWorld: usize, colliderList: usize, j: i32): void {
+  const s = setup + (<usize>(SETUP * j) << 3);
+  const start = <i32>f(s, S_OWNED_START), end = start + <i32>f(s, S_OWNED_COUNT);
+  const w = out + (<usize>(OUT * j + O_WORLD) << 3);
+  for (let k = start; k < end; k++) {
+    const c = colliders + (<usize>(COLLIDER * <i32>f(colliderList, k)) << 3);
+    const b = e + (<usize>(EXT * <i32>f(c, C_SLOT)) << 3);
+    for (let col = 0; col < 4; col++) {
+      const bx = f(b, 3 * col), by = f(b, 3 * col + 1), bz = f(b, 3 * col + 2);
+      const tr: f64 = col == 3 ? 1 : 0;
+      setD(M, 3 * col, f(w, 0) * bx + f(w, 3) * by + f(w, 6) * bz + tr * f(w, 9));
+      setD(M, 3 * col + 1, f(w, 1) * bx + f(w, 4) * by + f(w, 7) * bz + tr * f(w, 10));
+      setD(M, 3 * col + 2, f(w, 2) * bx + f(w, 5) * by + f(w, 8) * bz + tr * f(w, 11));
+    }
+    colliderToWorld(c, M, colliderWorld + (<usize>(COLLIDER_WORLD * <i32>f(colliderList, k)) << 3));
+  }
 }

@@ -19,6 +19,9 @@ export const S_GRAVITY_DIR: i32 = 35;
 export const S_DRAG: i32 = 38;
 export const S_COLLIDER_START: i32 = 39;
 export const S_COLLIDER_COUNT: i32 = 40;
+export const S_OWNED_START: i32 = 41;
+export const S_OWNED_COUNT: i32 = 42;
+export const S_CHILD_JOINT: i32 = 43;
 // state, out, ext, colliders
 export const STATE: i32 = 9;
 export const T_TAIL: i32 = 0;
@@ -37,6 +40,7 @@ export const C_SLOT: i32 = 2;
 export const C_RADIUS: i32 = 3;
 export const C_OFFSET: i32 = 4;
 export const C_VECTOR: i32 = 7;
+export const C_OWNER: i32 = 10;
 export const KIND_CAPSULE: i32 = 1;
 export const KIND_PLANE: i32 = 2;
 export const COLLIDER_WORLD: i32 = 8;

@@ -36,8 +36,11 @@ export const S_GRAVITY_DIR = 35; // (3)
 export const S_DRAG = 38;
 export const S_COLLIDER_START = 39; // into the collider list
 export const S_COLLIDER_COUNT = 40;
+export const S_OWNED_START = 41; // the colliders below this joint's bone, in the collider list (updated after its step)
+export const S_OWNED_COUNT = 42;
+export const S_CHILD_JOINT = 43; // the joint on joint.child when it is a joint's bone, or −1 (its position is then kept in the state)
 
-/** Floats per joint of the state: the tail and the previous tail (center space), the child's world position. */
+/** Floats per joint of the state: the tail and the previous tail (center space), the child's world position (a child that is not a joint's bone). */
 export const STATE = 9;
 export const T_TAIL = 0;
 export const T_PREV = 3;
@@ -62,7 +65,12 @@ export const EXT = 12;
 /** Floats per inverse (ext slots that are centers): the affine inverse and, at 12, w = 1/its element 15 (see invert). */
 export const INV = 13;
 
-/** Floats per collider: its kind, inside flag, ext slot, radius, shape offset and tail (capsule) or normal (plane). */
+/**
+ * Floats per collider: its kind, inside flag, ext slot, radius, shape offset and tail (capsule) or
+ * normal (plane), and the joint below whose bone it sits (−1: none). A collider below a joint bone
+ * has W[owner]·E[slot] for matrix (its slot the local matrices in between), and is moved to world
+ * space right after its owner's step, as three-vrm updates it after that joint.
+ */
 export const COLLIDER = 12;
 export const C_KIND = 0;
 export const C_INSIDE = 1;
@@ -70,6 +78,7 @@ export const C_SLOT = 2;
 export const C_RADIUS = 3;
 export const C_OFFSET = 4;
 export const C_VECTOR = 7;
+export const C_OWNER = 10;
 export const KIND_SPHERE = 0;
 export const KIND_CAPSULE = 1;
 export const KIND_PLANE = 2;
@@ -119,13 +128,21 @@ export function springBonesStep(
     e = a.extStep;
   }
   for (let k = 0; k < centers; k++) invert(e, EXT * a.centers[k]!, a.extInv, INV * a.centers[k]!);
-  for (let c = 0; c < colliders; c++) colliderToWorld(a.colliders, COLLIDER * c, e, a.colliderWorld, COLLIDER_WORLD * c);
-  for (let j = 0; j < joints; j++) jointStep(a, e, j, dt);
+  for (let c = 0; c < colliders; c++) {
+    if (a.colliders[COLLIDER * c + C_OWNER]! < 0) {
+      colliderToWorld(a.colliders, COLLIDER * c, e, EXT * a.colliders[COLLIDER * c + C_SLOT]!, a.colliderWorld, COLLIDER_WORLD * c);
+    }
+  }
+  for (let j = 0; j < joints; j++) {
+    jointStep(a, e, j, dt);
+    ownedColliders(a, e, j);
+  }
 }
 
 const P = new Float64Array(EXT); // the parent's world matrix
 const A = new Float64Array(INV); // P·L0, then its inverse
 const L = new Float64Array(EXT); // a local matrix
+const M = new Float64Array(EXT); // a collider's matrixWorld
 const V = new Float64Array(3);
 const Q = new Float64Array(4);
 
@@ -152,7 +169,11 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   // _calcWorldSpaceBoneLength
   let length: number;
   if (s[sj + S_HAS_CHILD]! !== 0) {
-    length = norm(x - t[tj + T_CHILD_WORLD]!, y - t[tj + T_CHILD_WORLD + 1]!, z - t[tj + T_CHILD_WORLD + 2]!);
+    // a child that is a joint bone: its matrixWorld as its joint last wrote it (this step if it ran before, else the last)
+    const k = s[sj + S_CHILD_JOINT]!;
+    const c = k >= 0 ? o : t,
+      i = k >= 0 ? OUT * k + O_WORLD + 9 : tj + T_CHILD_WORLD;
+    length = norm(x - c[i]!, y - c[i + 1]!, z - c[i + 2]!);
   } else {
     // the 7 cm rule: initialLocalChildPosition through bone.matrixWorld = P·compose(p, q, s), q the last step's
     compose(s, sj, o[oj]!, o[oj + 1]!, o[oj + 2]!, o[oj + 3]!, L, 0);
@@ -369,18 +390,39 @@ function collide(cs: FloatArray, c: number, cw: FloatArray, w: number, hit: numb
   }
 }
 
+/** The colliders below joint j's bone, in world space from its new matrixWorld: W[j]·E[slot]. */
+function ownedColliders(a: SpringBoneArrays, e: FloatArray, j: number): void {
+  const start = a.setup[SETUP * j + S_OWNED_START]!,
+    end = start + a.setup[SETUP * j + S_OWNED_COUNT]!;
+  for (let k = start; k < end; k++) {
+    const c = a.colliderList[k]!;
+    multiplyAffine(a.out, OUT * j + O_WORLD, e, EXT * a.colliders[COLLIDER * c + C_SLOT]!, M, 0);
+    colliderToWorld(a.colliders, COLLIDER * c, M, 0, a.colliderWorld, COLLIDER_WORLD * c);
+  }
+}
+
 /**
- * A collider's shape in world space for this step, from its object's matrixWorld M (ext slot):
+ * A collider's shape in world space for this step, from its object's matrixWorld M (at e[m…]):
  * position M·offset; capsule axis M·tail − M·offset; plane normal dir(normalMatrix(M)·n).
  */
-function colliderToWorld(cs: FloatArray, c: number, e: FloatArray, cw: FloatArray, w: number): void {
-  const m = EXT * cs[c + C_SLOT]!;
+export function colliderToWorld(cs: FloatArray, c: number, e: FloatArray, m: number, cw: FloatArray, w: number): void {
   const ox = cs[c + C_OFFSET]!,
     oy = cs[c + C_OFFSET + 1]!,
     oz = cs[c + C_OFFSET + 2]!;
   cw[w] = e[m]! * ox + e[m + 3]! * oy + e[m + 6]! * oz + e[m + 9]!;
   cw[w + 1] = e[m + 1]! * ox + e[m + 4]! * oy + e[m + 7]! * oz + e[m + 10]!;
   cw[w + 2] = e[m + 2]! * ox + e[m + 5]! * oy + e[m + 8]! * oz + e[m + 11]!;
+  shapeToWorld(cs, c, e, m, cw, w);
+}
+
+/**
+ * The capsule axis or plane normal (and the axis's squared length) of collider c in world space,
+ * from its matrix's linear part at e[m…] and its world position, already at cw[w…].
+ */
+export function shapeToWorld(cs: FloatArray, c: number, e: FloatArray, m: number, cw: FloatArray, w: number): void {
+  const ox = cs[c + C_OFFSET]!,
+    oy = cs[c + C_OFFSET + 1]!,
+    oz = cs[c + C_OFFSET + 2]!;
   const kind = cs[c + C_KIND]!;
   const vx = cs[c + C_VECTOR]!,
     vy = cs[c + C_VECTOR + 1]!,

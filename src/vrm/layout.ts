@@ -31,6 +31,10 @@ import {
   S_CHILD,
   S_COLLIDER_COUNT,
   S_COLLIDER_START,
+  S_CHILD_JOINT,
+  S_OWNED_COUNT,
+  S_OWNED_START,
+  C_OWNER,
   S_DRAG,
   S_GRAVITY_DIR,
   S_GRAVITY_POWER,
@@ -127,14 +131,12 @@ function jointAncestor(object: Object3D | null, bones: Map<Object3D, number>, se
 }
 
 /**
- * The layout of every joint of `managers` (method: the name errors start with). Joints are
- * ordered by depth (the number of joint bones above theirs, a later joint on the same bone one
- * deeper), then by manager and by three-vrm's own insertion order: every joint after the joints
- * it reads.
+ * The layout of every joint of `managers` (method: the name errors start with), in three-vrm's own
+ * order (see threeVrmOrder), managers one after the other.
  */
 export function layOut(method: string, managers: readonly VRMSpringBoneManager[]): Layout {
   // every joint bone, mapped to the last joint driving it (whose output is the bone's final matrix)
-  const entries: { joint: VRMSpringBoneJoint; manager: VRMSpringBoneManager; m: number; k: number; depth: number }[] = [];
+  const entries: { joint: VRMSpringBoneJoint; manager: VRMSpringBoneManager; m: number; k: number }[] = [];
   const boneIndex = new Map<Object3D, number>();
   managers.forEach((manager, m) => {
     let k = 0;
@@ -148,28 +150,16 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
         throw new RangeError(`${method}: ${where}: the bone has no parent (it is not in a scene)`);
       }
       boneIndex.set(joint.bone, entries.length);
-      entries.push({ joint, manager, m, k, depth: -1 });
+      entries.push({ joint, manager, m, k });
       k++;
     }
   });
-  // depth: one more than the joint on the nearest joint bone above, and than an earlier joint on the same bone
-  const previousOnBone = new Map<Object3D, number>();
-  const previous = entries.map((entry, i) => {
-    const p = previousOnBone.get(entry.joint.bone);
-    previousOnBone.set(entry.joint.bone, i);
-    return p;
-  });
-  const depth = (i: number): number => {
-    const entry = entries[i]!;
-    if (entry.depth >= 0) return entry.depth;
-    const above = jointAncestor(entry.joint.bone, boneIndex, false);
-    const p = previous[i];
-    entry.depth = Math.max(above === null ? 0 : depth(boneIndex.get(above)!) + 1, p === undefined ? 0 : depth(p) + 1);
-    return entry.depth;
-  };
-  entries.forEach((_, i) => depth(i));
-  const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.m - entries[b]!.m || entries[a]!.depth - entries[b]!.depth || a - b);
-  const position = new Map<number, number>(order.map((entry, i) => [entry, i]));
+  // three-vrm's own order, manager by manager (VRMSpringBoneManager._sortJoints): every joint after the joints on
+  // the ancestors of its dependencies (its bone's parent and its colliders), depth first; a circle warns, as there
+  const entryOf = new Map(entries.map((entry, i) => [entry.joint, i]));
+  const order = managers.flatMap((manager, m) => threeVrmOrder(manager, m, entryOf));
+  // the joint whose output is a bone's final matrix: the last one on it in this order
+  const lastOnBone = new Map<Object3D, number>(order.map((e, j) => [entries[e]!.joint.bone, j]));
 
   const slots: Slot[] = [];
   const worldSlot = new Map<Object3D, number>();
@@ -197,13 +187,14 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     const s = SETUP * j;
     const bone = joint.bone;
     setup.set(floats[e]!, s);
+    setup[s + S_CHILD_JOINT] = joint.child ? (lastOnBone.get(joint.child) ?? -1) : -1;
     // the parent: the last joint on the nearest joint bone above, times the locals in between; or the bone's parent's matrixWorld
     const above = jointAncestor(bone, boneIndex, false);
     if (above === null) {
       setup[s + S_PARENT_JOINT] = -1;
       setup[s + S_PARENT_SLOT] = bone.parent === null ? -1 : slotOf(bone.parent);
     } else {
-      setup[s + S_PARENT_JOINT] = position.get(boneIndex.get(above)!)!;
+      setup[s + S_PARENT_JOINT] = lastOnBone.get(above)!;
       const between: Object3D[] = [];
       for (let node = bone.parent; node !== above; node = node!.parent) between.unshift(node!);
       setup[s + S_PARENT_SLOT] = between.length === 0 ? -1 : slots.push({ kind: 'link', objects: between }) - 1;
@@ -224,7 +215,15 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
         if (index === undefined) {
           index = colliders.length;
           colliderSetup.push(...shapeFloats(collider.shape));
-          colliderSetup[COLLIDER * index + C_SLOT] = slotOf(collider);
+          // below a joint bone: that joint's matrixWorld times the locals down to the collider; else its own matrixWorld
+          const owner = jointAncestor(collider, boneIndex, false);
+          if (owner === null) colliderSetup[COLLIDER * index + C_SLOT] = slotOf(collider);
+          else {
+            const between: Object3D[] = [];
+            for (let node: Object3D | null = collider; node !== owner; node = node!.parent) between.unshift(node!);
+            colliderSetup[COLLIDER * index + C_SLOT] = slots.push({ kind: 'link', objects: between }) - 1;
+          }
+          colliderSetup[COLLIDER * index + C_OWNER] = owner === null ? -1 : lastOnBone.get(owner)!;
           colliders.push(collider);
           colliderIndex.set(collider, index);
         }
@@ -234,6 +233,14 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     setup[s + S_COLLIDER_COUNT] = colliderList.length - setup[s + S_COLLIDER_START]!;
   });
 
+  // each joint's own colliders (below its bone), moved to world space right after its step
+  for (let j = 0; j < order.length; j++) {
+    setup[SETUP * j + S_OWNED_START] = colliderList.length;
+    colliders.forEach((_, c) => {
+      if (colliderSetup[COLLIDER * c + C_OWNER] === j) colliderList.push(c);
+    });
+    setup[SETUP * j + S_OWNED_COUNT] = colliderList.length - setup[SETUP * j + S_OWNED_START]!;
+  }
   const before = objectsBefore(slots);
   const joints = order.map((e) => ({ joint: entries[e]!.joint, manager: entries[e]!.manager }));
   return {
@@ -245,10 +252,59 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     colliderList,
     colliderSetup: Float64Array.from(colliderSetup),
     before,
-    after: objectsAfter(joints, boneIndex, (bone) => position.get(boneIndex.get(bone)!)!),
+    after: objectsAfter(joints, boneIndex, (bone) => lastOnBone.get(bone)!),
     slotObjects: slots.map((slot) => (slot.kind === 'world' ? before.objects.indexOf(slot.object) : -1)),
     looseChildren,
   };
+}
+
+/** Managers already warned of a circular dependency (once each, as three-vrm's own warning). */
+const warnedCircular = new WeakSet<VRMSpringBoneManager>();
+
+/**
+ * The entries of `manager`'s joints in the order its own update runs them (three-vrm 3.5's
+ * _sortJoints and _insertJointSort): for each joint in insertion order, first the joints on every
+ * ancestor of its dependencies (its bone's parent, then its colliders), root first, recursively.
+ * A joint met again while its dependencies are being placed closes a circle: three-vrm warns once
+ * and goes on, and so does this (the joints then read some matrices of the frame before, as there).
+ */
+function threeVrmOrder(manager: VRMSpringBoneManager, m: number, entryOf: Map<VRMSpringBoneJoint, number>): number[] {
+  const onBone = new Map<Object3D, VRMSpringBoneJoint[]>();
+  for (const joint of manager.joints) {
+    const list = onBone.get(joint.bone);
+    if (list) list.push(joint);
+    else onBone.set(joint.bone, [joint]);
+  }
+  const order: number[] = [];
+  const tried = new Set<VRMSpringBoneJoint>();
+  const done = new Set<VRMSpringBoneJoint>();
+  let circular = false;
+  const insert = (joint: VRMSpringBoneJoint): void => {
+    if (done.has(joint)) return;
+    if (tried.has(joint)) {
+      circular = true;
+      return;
+    }
+    tried.add(joint);
+    const dependencies = new Set<Object3D>();
+    if (joint.bone.parent) dependencies.add(joint.bone.parent);
+    for (const group of joint.colliderGroups) for (const collider of group.colliders) dependencies.add(collider);
+    for (const dependency of dependencies) {
+      const path: Object3D[] = [];
+      for (let node: Object3D | null = dependency; node !== null; node = node.parent) path.unshift(node);
+      for (const ancestor of path) for (const other of onBone.get(ancestor) ?? []) insert(other);
+    }
+    order.push(entryOf.get(joint)!);
+    done.add(joint);
+  };
+  for (const joint of manager.joints) insert(joint);
+  if (circular && !warnedCircular.has(manager)) {
+    warnedCircular.add(manager);
+    console.warn(
+      `SpringBones: manager ${m}: circular dependency detected (three-vrm's manager warns the same and runs the joints in the same order)`,
+    );
+  }
+  return order;
 }
 
 /** The elements of three's column-major 4×4 that the affine 3×4 layout keeps. */
@@ -309,19 +365,14 @@ function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint, b
     if (!Array.isArray(group?.colliders as unknown)) {
       throw new TypeError(`${method}: ${where}: colliderGroups[${g}].colliders must be an Array, got ${describe(group?.colliders)}`);
     }
-    group.colliders.forEach((collider, i) => checkCollider(method, where, `colliderGroups[${g}].colliders[${i}]`, collider, bones));
+    group.colliders.forEach((collider, i) => checkCollider(method, where, `colliderGroups[${g}].colliders[${i}]`, collider));
   });
   return floats;
 }
 
-/** Throws when a collider is not an Object3D outside the chains with a valid shape. */
-function checkCollider(method: string, where: string, name: string, collider: VRMSpringBoneCollider, bones: Map<Object3D, number>): void {
+/** Throws when a collider is not an Object3D with a valid shape. */
+function checkCollider(method: string, where: string, name: string, collider: VRMSpringBoneCollider): void {
   if (!isObject3D(collider)) throw new TypeError(`${method}: ${where}: ${name} must be a VRMSpringBoneCollider, got ${describe(collider)}`);
-  if (jointAncestor(collider, bones, false) !== null) {
-    throw new RangeError(
-      `${method}: ${where}: ${name} is attached below a spring joint's bone; SpringBones needs colliders outside the chains`,
-    );
-  }
   const shape = collider.shape as unknown as Record<string, unknown> | undefined;
   const type = shape?.type;
   if (shape === undefined || (type !== 'sphere' && type !== 'capsule' && type !== 'plane')) {

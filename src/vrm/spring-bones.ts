@@ -27,7 +27,7 @@ import {
   T_PREV,
   T_TAIL,
 } from '../reference/spring-bones.js';
-import type { SpringBoneArrays } from '../reference/spring-bones.js';
+import { C_OWNER, colliderToWorld, shapeToWorld, type SpringBoneArrays } from '../reference/spring-bones.js';
 import { AFFINE, layOut, type JointInternals, type Layout } from './layout.js';
 
 export interface SpringBonesOptions {
@@ -444,6 +444,17 @@ export class SpringBones {
     arrays.colliders.set(layout.colliderSetup);
     arrays.colliderList.set(layout.colliderList);
     arrays.centers.set(layout.centers);
+    // a collider below a joint bone is moved to world space after its joint's step: until then (a joint before its
+    // owner, in a circle) it is where three-vrm last left it, its colliderMatrix (translation at the shape's offset)
+    layout.colliders.forEach((collider, c) => {
+      if (layout.colliderSetup[COLLIDER * c + C_OWNER]! < 0) return;
+      const kept = (collider as { colliderMatrix?: { elements: number[] } }).colliderMatrix?.elements;
+      const m = Float64Array.from(AFFINE, (k) => (kept ?? collider.matrixWorld.elements)[k]!);
+      if (kept) {
+        arrays.colliderWorld.set(m.subarray(9, 12), COLLIDER_WORLD * c);
+        shapeToWorld(arrays.colliders, COLLIDER * c, m, 0, arrays.colliderWorld, COLLIDER_WORLD * c);
+      } else colliderToWorld(arrays.colliders, COLLIDER * c, m, 0, arrays.colliderWorld, COLLIDER_WORLD * c);
+    });
     layout.joints.forEach(({ joint }, j) => {
       const internals = joint as unknown as JointInternals;
       const t = STATE * j;
