@@ -12,7 +12,8 @@
 // Targets (issue 17): SpringBones ≥ 10× three-vrm at 10 avatars and ≥ 12× at 100 (posing subtracted,
 // medians); and, not timed, the motion with fixedStep 1/60 at 30, 90, 120 and 240 Hz within 0.25× of
 // how much three-vrm's own runs at those rates differ from its 60 Hz run (95th percentile angle).
-import { buildAvatar, buildCrowd } from '../../test/fixtures/vrm-avatars.js';
+import { buildCrowd } from '../../test/fixtures/vrm-avatars.js';
+import { rateIndependence } from '../../test/fixtures/vrm-rates.js';
 import { SpringBones } from '../../dist/vrm/index.js';
 import { MatrixPass, jointParent } from '../../dist/vrm/matrix-pass.js';
 import { DT } from './shared.js';
@@ -148,7 +149,7 @@ export default {
       }
       if (floor) lines.push(`${n} avatars: writing the results into three alone (the floor) ${t.fmt(cost(floor))} µs per avatar`);
     }
-    const rates = rateIndependence();
+    const rates = simdSolver ? rateIndependence(simdSolver) : [];
     for (const { hz, ratio, ours, theirs } of rates) {
       t.check({
         name: `fixedStep 1/60 at ${hz} Hz: p95 angle from the 60 Hz run ≤ 0.25× three-vrm's own`,
@@ -162,44 +163,3 @@ export default {
   },
   settings: { sizes: SIZES, seed: 17, dt: DT },
 };
-
-/**
- * The same avatar at 30, 90, 120 and 240 Hz against 60 Hz, its bones' rotations sampled every
- * 0.1 s for 4 s: the 95th percentile angle, with SpringBones' fixedStep 1/60 (SIMD solver) and
- * with three-vrm's own update.
- */
-function rateIndependence() {
-  const solver = simdSolver;
-  const run = (hz, fixed) => {
-    const avatar = buildAvatar({ seed: 7 });
-    const bones = fixed ? new SpringBones(solver, [avatar.manager], { fixedStep: 1 / 60 }) : null;
-    const samples = [];
-    const every = Math.round(0.1 * hz);
-    for (let f = 1; f <= Math.round(4 * hz); f++) {
-      avatar.pose(f / hz);
-      if (bones) bones.update(1 / hz);
-      else avatar.manager.update(1 / hz);
-      if (f % every === 0) samples.push(avatar.joints.map((j) => j.bone.quaternion.clone()));
-    }
-    bones?.dispose();
-    return samples;
-  };
-  const p95 = (a, b) => {
-    const angles = a.flatMap((s, i) =>
-      s.map((q, j) => {
-        const d = q.clone().invert().multiply(b[i][j]);
-        return 2 * Math.atan2(Math.hypot(d.x, d.y, d.z), Math.abs(d.w));
-      }),
-    );
-    angles.sort((x, y) => x - y);
-    return angles[Math.floor(0.95 * (angles.length - 1))];
-  };
-  if (!solver) return [];
-  const theirs60 = run(60, false),
-    ours60 = run(60, true);
-  return [30, 90, 120, 240].map((hz) => {
-    const theirs = p95(run(hz, false), theirs60),
-      ours = p95(run(hz, true), ours60);
-    return { hz, theirs, ours, ratio: ours / theirs };
-  });
-}

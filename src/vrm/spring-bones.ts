@@ -125,6 +125,8 @@ export class SpringBones {
   /** With fixedStep: the time since the last step; and whether extPrev holds a previous update's matrices. */
   private accumulator = 0;
   private primed = false;
+  /** With fixedStep: the output of the last step, kept while the bones are placed on the update's parents. */
+  private simulated: Float64Array | null = null;
   /** The matrices updated before the kernel (the chains' ancestors, colliders, centers) and after it (the joints' other descendants). */
   private before!: MatrixPass;
   private after!: MatrixPass;
@@ -221,7 +223,13 @@ export class SpringBones {
       else this.holdJumps(ext, extPrev);
       this.primed = true;
       this.fixedSteps(dt, this.fixedStep);
+      // the bones shown: the last step's rotations on this update's parents; the steps go on from the step's own matrices
+      const simulated = (this.simulated ??= new Float64Array(out.length));
+      simulated.set(out);
       this.step(0, 1);
+      this.writeBones();
+      out.set(simulated);
+      return;
     }
     this.writeBones();
   }
@@ -488,6 +496,7 @@ export class SpringBones {
     this.managerList.splice(0, this.managerList.length, ...managers);
     this.step = springBoneStep(this.solver, arrays, counts);
     this.primed = false;
+    this.simulated = null;
   }
 
   /**
