@@ -224,7 +224,8 @@ export class SpringBones {
       this.primed = true;
       this.fixedSteps(dt, this.fixedStep);
       // the bones shown: the last step's rotations on this update's parents; the steps go on from the step's own matrices
-      const simulated = (this.simulated ??= new Float64Array(out.length));
+      this.simulated ??= new Float64Array(out.length);
+      const simulated = this.simulated;
       simulated.set(out);
       this.step(0, 1);
       this.writeBones();
