@@ -194,19 +194,23 @@ describe.each(BACKENDS)('SpringBones on %s', (backend) => {
     expect(Object.hasOwn(manager, 'update')).toBe(false);
   });
 
-  it('runs fixedStep steps bounded by maxSteps, and a rate-independent motion', () => {
-    const [a, b] = [buildAvatar({ seed: 51 }), buildAvatar({ seed: 51 })];
-    const fixed = new SpringBones(solvers[backend], [a.manager], { fixedStep: 1 / 60, maxSteps: 3 });
-    const plain = new SpringBones(solvers[backend], [b.manager]);
-    a.pose(0);
-    b.pose(0);
-    fixed.update(0); // primes the previous matrices
-    plain.update(0);
-    fixed.update(10); // ten seconds: three steps of 1/60 s, the rest dropped
-    for (let k = 0; k < 3; k++) plain.update(1 / 60);
-    expect(firstDifference(outputs(a), outputs(b))).toBeNull();
-    fixed.dispose();
-    plain.dispose();
+  it('runs at most maxSteps fixed steps in one update, and drops the rest of the time', () => {
+    // three avatars in one pose: one long update capped at 3 steps, 3 updates of one step each, and 4 of them
+    const avatars = [buildAvatar({ seed: 51 }), buildAvatar({ seed: 51 }), buildAvatar({ seed: 51 })];
+    const [capped, three, four] = avatars.map((a) => new SpringBones(solvers[backend], [a.manager], { fixedStep: 1 / 60, maxSteps: 3 }));
+    for (const [k, bones] of [capped!, three!, four!].entries()) {
+      avatars[k]!.pose(0);
+      bones.update(0); // primes the previous matrices
+    }
+    capped!.update(10); // ten seconds: three steps of 1/60 s, the rest dropped
+    for (let k = 0; k < 3; k++) three!.update(1 / 60);
+    for (let k = 0; k < 4; k++) four!.update(1 / 60);
+    expect(firstDifference(outputs(avatars[0]!), outputs(avatars[1]!))).toBeNull();
+    expect(firstDifference(outputs(avatars[0]!), outputs(avatars[2]!))).not.toBeNull();
+    capped!.update(1 / 120); // the dropped time is not carried over: half a step runs nothing
+    three!.update(0);
+    expect(firstDifference(outputs(avatars[0]!), outputs(avatars[1]!))).toBeNull();
+    for (const bones of [capped!, three!, four!]) bones.dispose();
   });
 });
 
