@@ -121,15 +121,7 @@ export function jointStep(
 function parentMatrix(s: usize, out: usize, e: usize): void {
   const pj = <i32>f(s, S_PARENT_JOINT), ps = <i32>f(s, S_PARENT_SLOT);
   if (pj >= 0 && ps >= 0) {
-    loadAffine(A, e, EXT * ps);
-    const w = out + (<usize>(OUT * pj + O_WORLD) << 3);
-    for (let col = 0; col < 4; col++) {
-      const bx = d(A, 3 * col), by = d(A, 3 * col + 1), bz = d(A, 3 * col + 2);
-      const tr: f64 = col == 3 ? 1 : 0;
-      setD(P, 3 * col, f(w, 0) * bx + f(w, 3) * by + f(w, 6) * bz + tr * f(w, 9));
-      setD(P, 3 * col + 1, f(w, 1) * bx + f(w, 4) * by + f(w, 7) * bz + tr * f(w, 10));
-      setD(P, 3 * col + 2, f(w, 2) * bx + f(w, 5) * by + f(w, 8) * bz + tr * f(w, 11));
-    }
+    multiply(out + (<usize>(OUT * pj + O_WORLD) << 3), e + (<usize>(EXT * ps) << 3), P);
   } else if (pj >= 0) {
     loadAffine(P, out, OUT * pj + O_WORLD);
   } else if (ps >= 0) {
@@ -139,27 +131,29 @@ function parentMatrix(s: usize, out: usize, e: usize): void {
   }
 }
 
-/** A = P · b. */
-function productWith(b: usize): void {
+/**
+ * out = a·b (affine 3×4 each; out is neither), as Matrix4.multiplyMatrices with the fourth row's
+ * products (±0) kept where three adds them: the reference's multiplyAffine.
+ */
+function multiply(a: usize, b: usize, out: usize): void {
   for (let col = 0; col < 4; col++) {
     const bx = d(b, 3 * col), by = d(b, 3 * col + 1), bz = d(b, 3 * col + 2);
     const tr: f64 = col == 3 ? 1 : 0;
-    setD(A, 3 * col, d(P, 0) * bx + d(P, 3) * by + d(P, 6) * bz + tr * d(P, 9));
-    setD(A, 3 * col + 1, d(P, 1) * bx + d(P, 4) * by + d(P, 7) * bz + tr * d(P, 10));
-    setD(A, 3 * col + 2, d(P, 2) * bx + d(P, 5) * by + d(P, 8) * bz + tr * d(P, 11));
+    setD(out, 3 * col, d(a, 0) * bx + d(a, 3) * by + d(a, 6) * bz + tr * d(a, 9));
+    setD(out, 3 * col + 1, d(a, 1) * bx + d(a, 4) * by + d(a, 7) * bz + tr * d(a, 10));
+    setD(out, 3 * col + 2, d(a, 2) * bx + d(a, 5) * by + d(a, 8) * bz + tr * d(a, 11));
   }
+}
+
+/** A = P · b. */
+function productWith(b: usize): void {
+  multiply(P, b, A);
 }
 
 /** local = A, world = P·A. */
 function storeProduct(local: usize, world: usize): void {
   for (let i = 0; i < EXT; i++) put(local, i, d(A, i));
-  for (let col = 0; col < 4; col++) {
-    const bx = f(local, 3 * col), by = f(local, 3 * col + 1), bz = f(local, 3 * col + 2);
-    const tr: f64 = col == 3 ? 1 : 0;
-    put(world, 3 * col, d(P, 0) * bx + d(P, 3) * by + d(P, 6) * bz + tr * d(P, 9));
-    put(world, 3 * col + 1, d(P, 1) * bx + d(P, 4) * by + d(P, 7) * bz + tr * d(P, 10));
-    put(world, 3 * col + 2, d(P, 2) * bx + d(P, 5) * by + d(P, 8) * bz + tr * d(P, 11));
-  }
+  multiply(P, local, world);
 }
 
 export function loadAffine(dst: usize, src: usize, i: i32): void {
@@ -398,14 +392,7 @@ export function ownedColliders(setup: usize, out: usize, e: usize, colliders: us
   const w = out + (<usize>(OUT * j + O_WORLD) << 3);
   for (let k = start; k < end; k++) {
     const c = colliders + (<usize>(COLLIDER * <i32>f(colliderList, k)) << 3);
-    const b = e + (<usize>(EXT * <i32>f(c, C_SLOT)) << 3);
-    for (let col = 0; col < 4; col++) {
-      const bx = f(b, 3 * col), by = f(b, 3 * col + 1), bz = f(b, 3 * col + 2);
-      const tr: f64 = col == 3 ? 1 : 0;
-      setD(M, 3 * col, f(w, 0) * bx + f(w, 3) * by + f(w, 6) * bz + tr * f(w, 9));
-      setD(M, 3 * col + 1, f(w, 1) * bx + f(w, 4) * by + f(w, 7) * bz + tr * f(w, 10));
-      setD(M, 3 * col + 2, f(w, 2) * bx + f(w, 5) * by + f(w, 8) * bz + tr * f(w, 11));
-    }
+    multiply(w, e + (<usize>(EXT * <i32>f(c, C_SLOT)) << 3), M);
     colliderToWorld(c, M, colliderWorld + (<usize>(COLLIDER_WORLD * <i32>f(colliderList, k)) << 3));
   }
 }
