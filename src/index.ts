@@ -15,6 +15,7 @@ export type { PdIntegrator, PdSpringOptions } from './methods/pd-spring.js';
 export type { SubstepMode, SubstepOptions } from './methods/substep.js';
 export { FixedStepper, type FixedStepFunction, type FixedStepperOptions } from './stateful/fixed-stepper.js';
 export { SecondOrderDynamics, type SecondOrderDynamicsOptions, type SecondOrderMethod } from './stateful/second-order-dynamics.js';
+export { ForwardKinematics, type ForwardKinematicsOptions } from './stateful/forward-kinematics.js';
 export * from './plain/index.js';
 export { createSolver, type SolverOptions } from './api/create-solver.js';
 export type { OnFallback } from './api/fallback.js';

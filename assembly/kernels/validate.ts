@@ -32,3 +32,41 @@ export function firstInvalid(p: usize, n: i32, positive: bool): i32 {
   }
   return -1;
 }
+
+/** Index of the first element of p[0..n) that is NaN or infinite; −1 when all are finite. */
+export function firstNonFinite(p: usize, n: i32): i32 {
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    // a float is NaN or ±∞ when its exponent bits are all set: one and + compare per vector,
+    // one test per 16 elements
+    const exponent = i32x4.splat(0x7f800000);
+    for (; i + 16 <= n; i += 16) {
+      const a = p + (<usize>i << 2);
+      const e0 = i32x4.eq(v128.and(v128.load(a), exponent), exponent), e1 = i32x4.eq(v128.and(v128.load(a, 16), exponent), exponent);
+      const e2 = i32x4.eq(v128.and(v128.load(a, 32), exponent), exponent), e3 = i32x4.eq(v128.and(v128.load(a, 48), exponent), exponent);
+      if (v128.any_true(v128.or(v128.or(e0, e1), v128.or(e2, e3)))) break; // the loop below finds which
+    }
+  }
+  for (; i < n; i++) {
+    if ((reinterpret<i32>(load<f32>(p + (<usize>i << 2))) & 0x7f800000) == 0x7f800000) return i;
+  }
+  return -1;
+}
+
+/** Index of the first element of the float64 array p[0..n) that is NaN or infinite; −1 when all are finite. */
+export function firstNonFinite64(p: usize, n: i32): i32 {
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    const exponent = i64x2.splat(0x7ff0000000000000);
+    for (; i + 8 <= n; i += 8) {
+      const a = p + (<usize>i << 3);
+      const e0 = i64x2.eq(v128.and(v128.load(a), exponent), exponent), e1 = i64x2.eq(v128.and(v128.load(a, 16), exponent), exponent);
+      const e2 = i64x2.eq(v128.and(v128.load(a, 32), exponent), exponent), e3 = i64x2.eq(v128.and(v128.load(a, 48), exponent), exponent);
+      if (v128.any_true(v128.or(v128.or(e0, e1), v128.or(e2, e3)))) break; // the loop below finds which
+    }
+  }
+  for (; i < n; i++) {
+    if ((reinterpret<i64>(load<f64>(p + (<usize>i << 3))) & 0x7ff0000000000000) == 0x7ff0000000000000) return i;
+  }
+  return -1;
+}

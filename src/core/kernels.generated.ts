@@ -76,6 +76,20 @@ declare namespace __AdaptedExports {
    */
   export function firstInvalid(p: number, n: number, positive: boolean): number;
   /**
+   * assembly/kernels/validate/firstNonFinite
+   * @param p `usize`
+   * @param n `i32`
+   * @returns `i32`
+   */
+  export function firstNonFinite(p: number, n: number): number;
+  /**
+   * assembly/kernels/validate/firstNonFinite64
+   * @param p `usize`
+   * @param n `i32`
+   * @returns `i32`
+   */
+  export function firstNonFinite64(p: number, n: number): number;
+  /**
    * assembly/kernels/composite/doubleSpringDamper
    * @param x `usize`
    * @param v `usize`
@@ -647,6 +661,30 @@ declare namespace __AdaptedExports {
    * @param alpha `f64`
    */
   export function springBonesStep(setup: number, state: number, out: number, ext: number, extPrev: number, extStep: number, extInv: number, colliders: number, colliderWorld: number, colliderList: number, centers: number, joints: number, slots: number, colliderCount: number, centerCount: number, dt: number, alpha: number): void;
+  /**
+   * assembly/kernels/skeleton/forwardKinematics
+   * @param parents `usize`
+   * @param slots `usize`
+   * @param targets `usize`
+   * @param positions `usize`
+   * @param rotations `usize`
+   * @param scales `usize`
+   * @param sourceStride `i32`
+   * @param sourceF64 `bool`
+   * @param restPositions `usize`
+   * @param restRotations `usize`
+   * @param restScales `usize`
+   * @param roots `usize`
+   * @param inverseBind `usize`
+   * @param world `usize`
+   * @param worldStride `i32`
+   * @param skin `usize`
+   * @param skinStride `i32`
+   * @param scratch `usize`
+   * @param count `i32`
+   * @param bones `i32`
+   */
+  export function forwardKinematics(parents: number, slots: number, targets: number, positions: number, rotations: number, scales: number, sourceStride: number, sourceF64: boolean, restPositions: number, restRotations: number, restScales: number, roots: number, inverseBind: number, world: number, worldStride: number, skin: number, skinStride: number, scratch: number, count: number, bones: number): void;
   /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`

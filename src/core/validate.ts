@@ -190,3 +190,10 @@ export function checkNumber(method: string, name: string, value: unknown, rule: 
   if (!isValid(value, rule)) throw new RangeError(`${method}: ${name} is ${show(value)}; it must be ${ruleText(rule)}`);
   return value;
 }
+
+/** A count: a whole number ≥ 1. */
+export function checkCount(method: string, name: string, value: unknown): number {
+  checkNumber(method, name, value, 'positive');
+  if (!Number.isInteger(value)) throw new RangeError(`${method}: ${name} is ${value}; it must be a whole number`);
+  return value as number;
+}

@@ -40,3 +40,4 @@ export type { Halflife } from './inertialize.js';
 export type { Amount } from './quat-batch.js';
 export { springStrided, type StridedOperand } from './strided-spring.js';
 export { composeInstanceMatrices } from './instance-matrix.js';
+export { forwardKinematics, type SkeletonArrays } from './skeleton.js';

@@ -11,7 +11,7 @@
 import { SolverBase, type Solver } from '../api/solver.js';
 import { input as read, out as written, type Kernel } from '../core/contract.js';
 import type { Param } from '../core/types.js';
-import { checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
+import { checkCount, checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { rootAnchorApply, rootAnchorTransition } from '../reference/root-anchor.js';
@@ -347,12 +347,6 @@ export class Inertializer {
   private stateArrays(): NamedArray[] {
     return this.owned.all.map((array, i) => ({ name: `the Inertializer's state array ${i}`, array, output: true }));
   }
-}
-
-function checkCount(method: string, name: string, value: unknown): number {
-  checkNumber(method, name, value, 'positive');
-  if (!Number.isInteger(value)) throw new RangeError(`${method}: ${name} is ${value}; it must be a whole number`);
-  return value as number;
 }
 
 function checkHalflife(method: string, name: string, halflife: unknown, bones: number): void {

@@ -21,3 +21,4 @@ export {
   type Vector3Like,
 } from './damp.js';
 export { InertializedMixer, InertializedMixerGroup, type InertializedMixerOptions } from './inertialized-mixer.js';
+export { SkeletonBatch, type SkeletonBatchOptions } from './skeleton-batch.js';

@@ -174,6 +174,25 @@ export class InertializedMixerGroup {
     if (this.scales) this.scales.output.set(this.scales.input);
   }
 
+  /**
+   * False while a SkeletonBatch reads the output from solver memory: update() and transition()
+   * then leave the objects alone.
+   * @internal
+   */
+  objectWrites = true;
+
+  /**
+   * For SkeletonBatch: the output pose in solver memory (object j of mixer m at element
+   * m·bones + j), the output scales (null when no mixer animates a scale), and each mixer's
+   * animated objects in that order.
+   * @internal
+   */
+  get outputPose(): { positions: Float32Array; rotations: Float32Array; scales: Float32Array | null; objects: Object3D[][] } {
+    this.checkUsable('InertializedMixerGroup.outputPose');
+    const { positions, rotations } = this.output;
+    return { positions, rotations, scales: this.scales?.output ?? null, objects: this.slots.map((s) => s.map((slot) => slot.object)) };
+  }
+
   /** Allocates a solver array owned by this group (freed by dispose). @internal */
   alloc(length: number): Float32Array {
     const array = this.solver.alloc(length);
@@ -367,6 +386,7 @@ export class InertializedMixerGroup {
 
   /** Writes mixer m's output to its objects (only the properties the mixer animates). */
   private writeObjects(m: number): void {
+    if (!this.objectWrites) return;
     const slots = this.slots[m]!;
     const x = this.output.positions,
       q = this.output.rotations;

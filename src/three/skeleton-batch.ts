@@ -1,0 +1,440 @@
+/**
+ * Batched forward kinematics and skinning matrices for three.js SkinnedMeshes that share one
+ * skeleton layout (a crowd): what `scene.updateMatrixWorld()` (every bone's matrix and matrixWorld)
+ * and the renderer's `skeleton.update()` (boneMatrices = matrixWorld · boneInverses) do bone by
+ * bone, in one kernel call (assembly/kernels/skeleton.ts; reference src/reference/skeleton.ts).
+ *
+ * While attached, each skeleton's `boneMatrices` (and its bone texture's data) is a view into
+ * solver memory that update() writes in place; the bones' own matrix updates are switched off
+ * (matrixAutoUpdate / matrixWorldAutoUpdate false) and `skeleton.update` does nothing more than
+ * three's upload flag. dispose() gives all of it back.
+ */
+import type { Bone, Object3D, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 'three';
+import { SolverBase, type Solver } from '../api/solver.js';
+import { firstNonFinite, float64Array, forwardKinematicsCall, int32View, scratchLength } from '../api/skeleton-kernel.js';
+import { describe } from '../core/validate.js';
+import { checkRoots } from '../stateful/forward-kinematics.js';
+import { OwnedArrays } from '../stateful/owned-arrays.js';
+import { InertializedMixerGroup } from './inertialized-mixer.js';
+
+export interface SkeletonBatchOptions {
+  /**
+   * Where the bones' local transforms come from each update: `'objects'` (default) reads every
+   * bone's position, quaternion and scale, as the mixers left them; an
+   * {@link InertializedMixerGroup} (its mixer m animating mesh m) is read in solver memory
+   * directly, and the group stops writing the bones: mixer → inertialization → skinning matrices
+   * never goes through per-bone objects. Bones the group does not animate keep the transform they
+   * had at construction (or at `refresh()`).
+   */
+  source?: 'objects' | InertializedMixerGroup;
+  /**
+   * true: update() also writes every bone's `matrixWorld` (for objects attached to bones, or
+   * code that reads bone positions). Default false: the bones' matrixWorld is left as it was.
+   */
+  boneWorldMatrices?: boolean;
+}
+
+/** What attaching changed on one mesh, to give back at dispose. */
+interface Attached {
+  skeleton: Skeleton;
+  boneMatrices: Float32Array | null;
+  bones: { bone: Bone; matrixAutoUpdate: boolean; matrixWorldAutoUpdate: boolean }[];
+}
+
+/** A bone texture's side (three's Skeleton.computeBoneTexture): RGBA float pixels, 4 a matrix, a multiple of 4, ≥ 4. */
+function textureSide(bones: number): number {
+  return Math.max(4, Math.ceil(Math.sqrt(bones * 4) / 4) * 4);
+}
+
+export class SkeletonBatch {
+  /** The meshes, in order: character c is meshes[c]. */
+  readonly meshes: readonly SkinnedMesh[];
+  /** Bones per skeleton. */
+  readonly bones: number;
+  private readonly solver: SolverBase;
+  private readonly owned: OwnedArrays;
+  /** Per mesh, the bones in processing order (parents first). */
+  private readonly ordered: Bone[][];
+  /** The object whose matrixWorld is the parent of the root bones, per mesh (null: identity). */
+  private readonly rootParents: (Object3D | null)[];
+  private readonly group: InertializedMixerGroup | null;
+  /** Every bone's position, quaternion and scale, read each update into `gathered` (objects source only). */
+  private readonly transforms: { positions: Vector3[]; quaternions: Quaternion[]; scales: Vector3[] };
+  private readonly gathered: { positions: Float64Array; rotations: Float64Array; scales: Float64Array } | null = null;
+  private readonly roots: Float64Array;
+  private readonly world: Float32Array | null;
+  private readonly run: (count: number) => void;
+  private readonly attached: Attached[] = [];
+  private disposed = false;
+
+  /**
+   * Takes over the bone updates of `meshes` (SkinnedMeshes whose skeletons have the same bones,
+   * parents and inverse bind matrices, e.g. clones of one character) until dispose().
+   */
+  constructor(solver: Solver, meshes: readonly SkinnedMesh[], options: SkeletonBatchOptions = {}) {
+    const method = 'SkeletonBatch';
+    if (!(solver instanceof SolverBase))
+      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    solver.checkLive(method);
+    if (!Array.isArray(meshes) || meshes.length === 0)
+      throw new TypeError(`${method}: meshes must be a non-empty array of SkinnedMeshes, got ${describe(meshes)}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    const source = options.source ?? 'objects';
+    if (source !== 'objects' && !(source instanceof InertializedMixerGroup))
+      throw new TypeError(`${method}: options.source must be 'objects' or an InertializedMixerGroup, got ${describe(source)}`);
+    const boneWorld = options.boneWorldMatrices ?? false;
+    if (typeof boneWorld !== 'boolean')
+      throw new TypeError(`${method}: options.boneWorldMatrices must be a boolean, got ${describe(boneWorld)}`);
+    meshes.forEach((mesh, m) => {
+      if (!(mesh as Partial<SkinnedMesh> | null)?.isSkinnedMesh || !mesh.skeleton)
+        throw new TypeError(`${method}: meshes[${m}] must be a SkinnedMesh with a skeleton, got ${describe(mesh)}`);
+      if (meshes.indexOf(mesh) !== m) throw new RangeError(`${method}: meshes[${m}] is also meshes[${meshes.indexOf(mesh)}]`);
+      if (mesh.skeleton.update === markForUpload)
+        throw new RangeError(`${method}: meshes[${m}]'s skeleton is already attached to a SkeletonBatch`);
+    });
+    const layout = readLayout(method, meshes);
+    this.meshes = [...meshes];
+    this.bones = layout.order.length;
+    this.solver = solver;
+    this.ordered = meshes.map((mesh) => layout.order.map((i) => mesh.skeleton.bones[i]!));
+    this.rootParents = layout.rootParents;
+    const all = this.ordered.flat();
+    this.transforms = { positions: all.map((b) => b.position), quaternions: all.map((b) => b.quaternion), scales: all.map((b) => b.scale) };
+    this.group = source instanceof InertializedMixerGroup ? source : null;
+    const count = meshes.length;
+    const bones = this.bones;
+    const side = textureSide(bones);
+    const skinStride = side * side * 4;
+    this.owned = new OwnedArrays(solver);
+    const alloc = (length: number): Float32Array => this.owned.alloc(length);
+    try {
+      const ints = (values: number[]): Int32Array => {
+        const view = int32View(alloc(values.length));
+        view.set(values);
+        return view;
+      };
+      const rest = restTransforms(this.ordered[0]!, alloc);
+      let positions: Float32Array | Float64Array, rotations: Float32Array | Float64Array, scales: Float32Array | Float64Array | null;
+      let stride: number, slots: number[];
+      if (this.group) {
+        ({ positions, rotations, scales, stride, slots } = groupSource(method, this.group, this.ordered));
+        checkRest(method, this.ordered, slots, scales === null);
+      } else {
+        const n = count * bones;
+        // float64, as three's bones hold them: a float32 copy would round each offset of the chain
+        this.gathered = {
+          positions: float64Array(alloc, 3 * n),
+          rotations: float64Array(alloc, 4 * n),
+          scales: float64Array(alloc, 3 * n),
+        };
+        ({ positions, rotations, scales } = this.gathered);
+        stride = bones;
+        slots = layout.order.map((_, k) => k);
+      }
+      this.roots = float64Array(alloc, 16 * count);
+      for (let m = 0; m < count; m++) for (let i = 0; i < 16; i += 5) this.roots[16 * m + i] = 1;
+      this.world = boneWorld ? alloc(16 * bones * count) : null;
+      const skin = alloc(skinStride * count);
+      this.run = forwardKinematicsCall(
+        solver,
+        {
+          parents: ints(layout.parents),
+          slots: ints(slots),
+          targets: ints(layout.order),
+          positions,
+          rotations,
+          scales,
+          sourceStride: stride,
+          ...rest,
+          roots: this.roots,
+          inverseBind: layout.inverseBind(alloc),
+          world: this.world,
+          worldStride: 16 * bones,
+          skin,
+          skinStride,
+        },
+        bones,
+        alloc(scratchLength(bones)),
+      );
+      meshes.forEach((mesh, m) => this.attach(mesh, skin.subarray(m * skinStride, (m + 1) * skinStride), side));
+    } catch (error) {
+      this.detach();
+      this.owned.release();
+      throw error;
+    }
+    if (this.group) this.group.objectWrites = false;
+  }
+
+  /**
+   * Computes every mesh's bone matrices: each bone's world matrix (its parent's · compose(position,
+   * quaternion, scale), the root bones' parent being the object they hang from, whose matrixWorld
+   * is brought up to date first) times its inverse bind matrix, written to `skeleton.boneMatrices`
+   * (and the bone texture flagged for upload). Call it each frame after the mixers (or the
+   * InertializedMixerGroup) have posed the bones, before rendering. A NaN or infinite transform
+   * throws a RangeError naming the mesh and the bone, and nothing is written.
+   */
+  update(): void {
+    const method = 'SkeletonBatch.update';
+    this.checkUsable(method);
+    if (this.gathered) this.gather(method, this.gathered);
+    this.readRoots(method);
+    this.run(this.meshes.length);
+    for (const { skeleton } of this.attached) if (skeleton.boneTexture) skeleton.boneTexture.needsUpdate = true;
+    if (this.world) this.writeBoneWorld(this.world);
+  }
+
+  /**
+   * Gives the meshes back to three (their skeletons' own boneMatrices, a copy of the last values,
+   * and the bones' own matrix updates) and the group its object writes; frees the solver memory.
+   * Idempotent.
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.detach();
+    if (this.group && !this.solver.isDisposed()) this.group.objectWrites = true;
+    this.owned.release();
+  }
+
+  private attach(mesh: SkinnedMesh, view: Float32Array, side: number): void {
+    const skeleton = mesh.skeleton;
+    const bones = skeleton.bones.map((bone) => ({
+      bone,
+      matrixAutoUpdate: bone.matrixAutoUpdate,
+      matrixWorldAutoUpdate: bone.matrixWorldAutoUpdate,
+    }));
+    this.attached.push({ skeleton, boneMatrices: skeleton.boneMatrices, bones });
+    view.set(skeleton.boneMatrices ?? []);
+    skeleton.boneMatrices = view;
+    if (skeleton.boneTexture) {
+      if (skeleton.boneTexture.image.width !== side) throw new RangeError(`SkeletonBatch: a bone texture of an unexpected size`);
+      skeleton.boneTexture.image.data = view;
+    } else {
+      // three's computeBoneTexture makes a texture over a copy; point it at the view instead
+      skeleton.computeBoneTexture();
+      skeleton.boneTexture!.image.data = view;
+      skeleton.boneMatrices = view;
+    }
+    skeleton.update = markForUpload;
+    for (const { bone } of bones) {
+      bone.matrixAutoUpdate = false;
+      bone.matrixWorldAutoUpdate = false;
+    }
+  }
+
+  private detach(): void {
+    for (const { skeleton, bones } of this.attached) {
+      const copy = skeleton.boneMatrices ? new Float32Array(skeleton.boneMatrices) : null;
+      skeleton.boneMatrices = copy;
+      if (skeleton.boneTexture && copy) skeleton.boneTexture.image.data = copy;
+      delete (skeleton as Partial<Skeleton>).update;
+      for (const b of bones) {
+        b.bone.matrixAutoUpdate = b.matrixAutoUpdate;
+        b.bone.matrixWorldAutoUpdate = b.matrixWorldAutoUpdate;
+        b.bone.updateMatrix();
+      }
+    }
+    this.attached.length = 0;
+  }
+
+  /** Every bone's position, quaternion and scale into solver memory, checked finite. */
+  private gather(method: string, g: { positions: Float64Array; rotations: Float64Array; scales: Float64Array }): void {
+    const { positions, quaternions, scales } = this.transforms;
+    const { positions: x, rotations: q, scales: s } = g;
+    // flat lists of the bones' Vector3s and Quaternions, one pass per kind (docs/DECISIONS.md, "Skeleton batches")
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i]!;
+      x[3 * i] = p.x;
+      x[3 * i + 1] = p.y;
+      x[3 * i + 2] = p.z;
+    }
+    for (let i = 0; i < quaternions.length; i++) {
+      const r = quaternions[i]!;
+      q[4 * i] = r.x;
+      q[4 * i + 1] = r.y;
+      q[4 * i + 2] = r.z;
+      q[4 * i + 3] = r.w;
+    }
+    for (let i = 0; i < scales.length; i++) {
+      const sc = scales[i]!;
+      s[3 * i] = sc.x;
+      s[3 * i + 1] = sc.y;
+      s[3 * i + 2] = sc.z;
+    }
+    const fields: [string, Float64Array, number][] = [
+      ['position', x, 3],
+      ['quaternion', q, 4],
+      ['scale', s, 3],
+    ];
+    for (const [name, array, width] of fields) {
+      const bad = firstNonFinite(this.solver, array);
+      if (bad < 0) continue;
+      const element = Math.floor(bad / width);
+      const m = Math.floor(element / this.bones);
+      const bone = this.ordered[m]![element % this.bones]!;
+      throw new RangeError(`${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has ${name} ${array[bad]}; it must be finite`);
+    }
+  }
+
+  /** Each mesh's root parent's matrixWorld, brought up to date, into the roots: finite and affine, or a RangeError naming the mesh. */
+  private readRoots(method: string): void {
+    const roots = this.roots;
+    this.rootParents.forEach((parent, m) => {
+      if (parent === null) return; // the identity written at construction
+      parent.updateWorldMatrix(true, false);
+      roots.set(parent.matrixWorld.elements, 16 * m);
+    });
+    const bad = firstNonFinite(this.solver, roots);
+    let m = bad >= 0 ? Math.floor(bad / 16) : -1;
+    for (let i = 0; i < this.meshes.length && m < 0; i++) {
+      const r = 16 * i;
+      if (roots[r + 3] !== 0 || roots[r + 7] !== 0 || roots[r + 11] !== 0 || roots[r + 15] !== 1) m = i;
+    }
+    if (m >= 0) {
+      throw new RangeError(
+        `${method}: meshes[${m}]'s root bones hang from ${JSON.stringify(this.rootParents[m]?.name ?? '')}, ` +
+          `whose matrixWorld (${Array.from(roots.subarray(16 * m, 16 * m + 16)).join(' ')}) is not finite and affine (last row 0 0 0 1)`,
+      );
+    }
+  }
+
+  private writeBoneWorld(world: Float32Array): void {
+    let i = 0;
+    for (const bones of this.ordered) {
+      for (const bone of bones) {
+        const e = bone.matrixWorld.elements;
+        for (let j = 0; j < 16; j++) e[j] = world[i + j]!;
+        i += 16;
+      }
+    }
+  }
+
+  private checkUsable(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this SkeletonBatch has been disposed`);
+    this.solver.checkLive(method);
+  }
+}
+
+/** skeleton.update while attached: the matrices are already written; only the upload flag. */
+function markForUpload(this: Skeleton): void {
+  if (this.boneTexture) this.boneTexture.needsUpdate = true;
+}
+
+/** The layout shared by every mesh: bones in processing order, their parents, the root parents, the inverse binds. */
+function readLayout(method: string, meshes: readonly SkinnedMesh[]) {
+  const first = meshes[0]!.skeleton;
+  const n = first.bones.length;
+  if (n === 0) throw new RangeError(`${method}: meshes[0]'s skeleton has no bones`);
+  const parentIndex = (skeleton: Skeleton, m: number): number[] =>
+    skeleton.bones.map((bone, i) => {
+      if (!bone?.isBone && !(bone as Partial<Object3D> | undefined)?.isObject3D)
+        throw new TypeError(`${method}: meshes[${m}]'s skeleton.bones[${i}] is not an Object3D`);
+      if ((bone as { pivot?: unknown }).pivot != null)
+        throw new RangeError(
+          `${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has a pivot; SkeletonBatch does not support pivots`,
+        );
+      return skeleton.bones.indexOf(bone.parent as Bone);
+    });
+  const parents0 = parentIndex(first, 0);
+  const rootParents = meshes.map((mesh, m) => {
+    const skeleton = mesh.skeleton;
+    if (skeleton.bones.length !== n)
+      throw new RangeError(
+        `${method}: meshes[${m}]'s skeleton has ${skeleton.bones.length} bones, meshes[0]'s ${n}; they must share one layout`,
+      );
+    const parents = m === 0 ? parents0 : parentIndex(skeleton, m);
+    let rootParent: Object3D | null | undefined;
+    parents.forEach((p, i) => {
+      if (p !== parents0[i])
+        throw new RangeError(
+          `${method}: meshes[${m}]'s bone ${i} (${JSON.stringify(skeleton.bones[i]!.name)}) has another parent than in meshes[0]'s skeleton`,
+        );
+      if (p >= 0) return;
+      const parent = skeleton.bones[i]!.parent;
+      if (rootParent !== undefined && parent !== rootParent)
+        throw new RangeError(
+          `${method}: meshes[${m}]'s bone ${JSON.stringify(skeleton.bones[i]!.name)} hangs from ${JSON.stringify(parent?.name ?? null)}, ` +
+            'not a bone of the skeleton nor the object the other root bones hang from',
+        );
+      rootParent = parent;
+    });
+    for (let i = 0; i < n; i++) {
+      const a = skeleton.boneInverses[i]?.elements,
+        b = first.boneInverses[i]?.elements;
+      if (!a || !b || a.some((v, j) => v !== b[j]))
+        throw new RangeError(
+          `${method}: meshes[${m}]'s inverse bind matrix of bone ${i} differs from meshes[0]'s; they must share one layout`,
+        );
+    }
+    return rootParent ?? null;
+  });
+  // processing order: by depth (parents first), the skeleton's order within a depth
+  const depth = (i: number): number => (parents0[i]! < 0 ? 0 : 1 + depth(parents0[i]!));
+  const order = parents0.map((_, i) => i).sort((a, b) => depth(a) - depth(b) || a - b);
+  const position = new Map(order.map((i, k) => [i, k]));
+  const parents = order.map((i) => (parents0[i]! < 0 ? -1 : position.get(parents0[i]!)!));
+  const inverseBind = (alloc: (length: number) => Float32Array): Float64Array => {
+    const matrices = float64Array(alloc, 16 * n);
+    order.forEach((i, k) => matrices.set(first.boneInverses[i]!.elements, 16 * k));
+    checkRoots(method, 'skeleton.boneInverses', matrices, firstNonFiniteJs(matrices));
+    return matrices;
+  };
+  return { order, parents, rootParents, inverseBind };
+}
+
+function firstNonFiniteJs(a: Float64Array): number {
+  return a.findIndex((v) => !Number.isFinite(v));
+}
+
+/** Bone k's transform at construction (meshes[0]'s bones, processing order): used where the source has none. */
+function restTransforms(bones: Bone[], alloc: (length: number) => Float32Array) {
+  const restPositions = float64Array(alloc, 3 * bones.length),
+    restRotations = float64Array(alloc, 4 * bones.length),
+    restScales = float64Array(alloc, 3 * bones.length);
+  bones.forEach((bone, k) => {
+    bone.position.toArray(restPositions, 3 * k);
+    bone.quaternion.toArray(restRotations, 4 * k);
+    bone.scale.toArray(restScales, 3 * k);
+  });
+  return { restPositions, restRotations, restScales };
+}
+
+/** The group's output as the source: each bone's slot (the same for every mixer), or −1 for a bone the group does not animate. */
+function groupSource(method: string, group: InertializedMixerGroup, ordered: Bone[][]) {
+  const pose = group.outputPose;
+  if (pose.objects.length !== ordered.length)
+    throw new RangeError(
+      `${method}: options.source has ${pose.objects.length} mixers for ${ordered.length} meshes; mixer m must animate mesh m`,
+    );
+  const slots = ordered[0]!.map((_, k) => {
+    const slot = pose.objects[0]!.indexOf(ordered[0]![k]!);
+    ordered.forEach((bones, m) => {
+      if (pose.objects[m]!.indexOf(bones[k]!) !== slot)
+        throw new RangeError(
+          `${method}: options.source's mixer ${m} animates bone ${JSON.stringify(bones[k]!.name)} at another place than mixer 0 does for meshes[0]; ` +
+            'the mixers must animate the same bones in the same order (clips of one skeleton)',
+        );
+    });
+    return slot;
+  });
+  return { positions: pose.positions, rotations: pose.rotations, scales: pose.scales, stride: group.bones, slots };
+}
+
+/** Bones the group does not animate (and every scale, when it animates none) read meshes[0]'s values: the others must equal them. */
+function checkRest(method: string, ordered: Bone[][], slots: number[], restScales: boolean): void {
+  const first = ordered[0]!;
+  ordered.forEach((bones, m) => {
+    bones.forEach((bone, k) => {
+      const same = (name: 'position' | 'quaternion' | 'scale') => bone[name].equals(first[k]![name] as never);
+      const fixed: ('position' | 'quaternion' | 'scale')[] =
+        slots[k]! < 0 ? ['position', 'quaternion', 'scale'] : restScales ? ['scale'] : [];
+      for (const name of fixed) {
+        if (!same(name))
+          throw new RangeError(
+            `${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has another ${name} than meshes[0]'s, and options.source does not animate it`,
+          );
+      }
+    });
+  });
+}
