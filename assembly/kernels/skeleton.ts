@@ -1,8 +1,9 @@
 // Forward kinematics of many skeletons sharing one topology, as three.js computes it for a
 // SkinnedMesh: Object3D.updateMatrix (Matrix4.compose: T·R·S) and updateMatrixWorld
 // (world = parent.matrixWorld · local) of every bone, then Skeleton.update (boneMatrices[i] =
-// bone.matrixWorld · boneInverses[i]). Matrices are three's column-major 4×4 and affine (last row
-// 0 0 0 1): the kernel computes their 12 other floats and writes the last row as constants.
+// bone.matrixWorld · boneInverses[i]). Matrices are three's column-major 4×4. Local and world
+// matrices are affine (last row 0 0 0 1, written as constants); an inverse bind matrix may have any
+// last row (three's Matrix4.invert leaves 1 ± 1 ulp there), which the skinning matrix inherits.
 // Reference: src/reference/skeleton.ts.
 //
 // Bones are processed in the order k = 0 … bones − 1, parents first: parents[k] < k, or −1 for a
@@ -47,17 +48,18 @@ export function forwardKinematics(
           restX2(P, at, restPositions + <usize>k * 24, restRotations + (<usize>k << 5), restScales + <usize>k * 24);
         }
         const target = <usize>load<i32>(targets + (<usize>k << 2)) << 6;
-        if (world != 0) storeMatricesX2(at, world + (<usize>c * <usize>worldStride << 2) + target, <usize>worldStride << 2);
+        if (world != 0) storeMatricesX2(at, world + (<usize>c * <usize>worldStride << 2) + target, <usize>worldStride << 2, 0);
         if (skin != 0) {
           const tmp = scratch + <usize>(bones + 1) * SLOT;
-          skinX2(at, inverseBind + (<usize>k << 7), tmp);
-          storeMatricesX2(tmp, skin + (<usize>c * <usize>skinStride << 2) + target, <usize>skinStride << 2);
+          const B = inverseBind + (<usize>k << 7);
+          skinX2(at, B, tmp);
+          storeMatricesX2(tmp, skin + (<usize>c * <usize>skinStride << 2) + target, <usize>skinStride << 2, B);
         }
       }
     }
   }
   for (; c < count; c++) {
-    loadRoot(scratch, roots + (<usize>c << 7));
+    loadMatrix(scratch, roots + (<usize>c << 7));
     const local = scratch + <usize>(bones + 1) * SLOT, product = local + SLOT;
     for (let k = 0; k < bones; k++) {
       const slot = load<i32>(slots + (<usize>k << 2));
@@ -72,11 +74,12 @@ export function forwardKinematics(
       const at = scratch + <usize>(k + 1) * SLOT;
       mulAffine(scratch + <usize>(parent + 1) * SLOT, local, at);
       const target = <usize>load<i32>(targets + (<usize>k << 2)) << 6;
-      if (world != 0) storeMatrix(at, world + (<usize>c * <usize>worldStride << 2) + target);
+      if (world != 0) storeMatrix(at, world + (<usize>c * <usize>worldStride << 2) + target, 0);
       if (skin != 0) {
-        loadRoot(local, inverseBind + (<usize>k << 7));
+        const B = inverseBind + (<usize>k << 7);
+        loadMatrix(local, B);
         mulAffine(at, local, product);
-        storeMatrix(product, skin + (<usize>c * <usize>skinStride << 2) + target);
+        storeMatrix(product, skin + (<usize>c * <usize>skinStride << 2) + target, B);
       }
     }
   }
@@ -95,18 +98,19 @@ export function forwardKinematics(
 
 // ---- float64, one character ----
 
-/** Slot m (12 f64: columns 0…3, rows 0…2) from the column-major 4×4 float64 matrix at p. */
-function loadRoot(m: usize, p: usize): void {
+/** Slot m (f64: columns 0…3, rows 0…2, then the last row at 12…15) from the column-major 4×4 float64 matrix at p. */
+function loadMatrix(m: usize, p: usize): void {
   for (let j: usize = 0; j < 4; j++) {
     for (let r: usize = 0; r < 3; r++) store<f64>(m + ((j * 3 + r) << 3), load<f64>(p + ((j * 4 + r) << 3)));
+    store<f64>(m + ((12 + j) << 3), load<f64>(p + ((j * 4 + 3) << 3)));
   }
 }
 
-/** Slot m as a column-major 4×4 float32 matrix at p (last row 0 0 0 1). */
-function storeMatrix(m: usize, p: usize): void {
+/** Slot m's rows 0…2 as a column-major 4×4 float32 matrix at p, its last row that of the float64 matrix at row3 (0: 0 0 0 1). */
+function storeMatrix(m: usize, p: usize, row3: usize): void {
   for (let j: usize = 0; j < 4; j++) {
     for (let r: usize = 0; r < 3; r++) store<f32>(p + ((j * 4 + r) << 2), <f32>load<f64>(m + ((j * 3 + r) << 3)));
-    store<f32>(p + ((j * 4 + 3) << 2), j == 3 ? 1 : 0);
+    store<f32>(p + ((j * 4 + 3) << 2), row3 != 0 ? lastRow(row3, j) : j == 3 ? 1 : 0);
   }
 }
 
@@ -121,15 +125,29 @@ function compose(m: usize, t: usize, q: usize, f64: bool, s: usize, sF64: bool):
   store<f64>(m, (xy - wz) * sy, 24); store<f64>(m, (1 - (xx + zz)) * sy, 32); store<f64>(m, (yz + wx) * sy, 40);
   store<f64>(m, (xz + wy) * sz, 48); store<f64>(m, (yz - wx) * sz, 56); store<f64>(m, (1 - (xx + yy)) * sz, 64);
   store<f64>(m, value(t, 0, f64), 72); store<f64>(m, value(t, 1, f64), 80); store<f64>(m, value(t, 2, f64), 88);
+  store<f64>(m, 0, 96); store<f64>(m, 0, 104); store<f64>(m, 0, 112); store<f64>(m, 1, 120);
 }
 
-/** Slot out = a · b (affine; slots of 12 f64): column j = a0·b[j][0] + a1·b[j][1] + a2·b[j][2] (+ a3 for j = 3). */
+/**
+ * Row 3, column j of a · B with a affine (last row +0 +0 +0 1, as three's world matrices): three's
+ * 0·B[j][0] + 0·B[j][1] + 0·B[j][2] + 1·B[j][3], whose zeros' signs decide a −0 from B's.
+ */
+function lastRow(B: usize, j: usize): f32 {
+  const c = B + (j << 5);
+  const zero: f64 = 0;
+  return <f32>(zero * load<f64>(c) + zero * load<f64>(c, 8) + zero * load<f64>(c, 16) + load<f64>(c, 24));
+}
+
+/**
+ * Rows 0…2 of slot out = a · b, a affine (last row 0 0 0 1), b any (its last row at 12…15): as
+ * three's multiplyMatrices, column j, row r = a0r·bj0 + a1r·bj1 + a2r·bj2 + a3r·bj3, left to right.
+ */
 function mulAffine(a: usize, b: usize, out: usize): void {
   for (let j: usize = 0; j < 4; j++) {
     const b0 = load<f64>(b + ((j * 3) << 3)), b1 = load<f64>(b + ((j * 3 + 1) << 3)), b2 = load<f64>(b + ((j * 3 + 2) << 3));
+    const b3 = load<f64>(b + ((12 + j) << 3));
     for (let r: usize = 0; r < 3; r++) {
-      let v = load<f64>(a + (r << 3)) * b0 + load<f64>(a + ((3 + r) << 3)) * b1 + load<f64>(a + ((6 + r) << 3)) * b2;
-      if (j == 3) v += load<f64>(a + ((9 + r) << 3));
+      const v = load<f64>(a + (r << 3)) * b0 + load<f64>(a + ((3 + r) << 3)) * b1 + load<f64>(a + ((6 + r) << 3)) * b2 + load<f64>(a + ((9 + r) << 3)) * b3;
       store<f64>(out + ((j * 3 + r) << 3), v);
     }
   }
@@ -147,15 +165,20 @@ function loadRootsX2(m: usize, p: usize): void {
   }
 }
 
-/** The scratch slot at m (two characters' matrices, one lane each) written as two column-major 4×4 float32 matrices, `stride` bytes apart from p. */
-function storeMatricesX2(m: usize, p: usize, stride: usize): void {
+/**
+ * The scratch slot at m (two characters' matrices, one lane each) written as two column-major 4×4
+ * float32 matrices, `stride` bytes apart from p; their last row that of the float64 matrix at row3
+ * (0: 0 0 0 1).
+ */
+function storeMatricesX2(m: usize, p: usize, stride: usize, row3: usize): void {
   const zero = f32x4.splat(0), one = f32x4.splat(1);
   for (let j: usize = 0; j < 4; j++) {
+    const last = row3 != 0 ? f32x4.splat(lastRow(row3, j)) : j == 3 ? one : zero;
     const r0 = f32x4.demote_f64x2_zero(v128.load(m + j * 48));
     const r1 = f32x4.demote_f64x2_zero(v128.load(m + j * 48, 16));
     const r2 = f32x4.demote_f64x2_zero(v128.load(m + j * 48, 32));
     const a = i32x4.shuffle(r0, r1, 0, 4, 1, 5); // rows 0, 1 of character 0, then of character 1
-    const b = i32x4.shuffle(r2, j == 3 ? one : zero, 0, 4, 1, 5); // rows 2, 3 of character 0, then of character 1
+    const b = i32x4.shuffle(r2, last, 0, 4, 1, 5); // rows 2, 3 of character 0, then of character 1
     v128.store(p + (j << 4), i32x4.shuffle(a, b, 0, 1, 4, 5));
     v128.store(p + (j << 4) + stride, i32x4.shuffle(a, b, 2, 3, 6, 7));
   }
@@ -239,6 +262,7 @@ function restX2(P: usize, at: usize, t: usize, q: usize, s: usize): void {
     f64x2.mul(f64x2.sub(xy, wz), sy), f64x2.mul(f64x2.sub(one, f64x2.add(xx, zz)), sy), f64x2.mul(f64x2.add(yz, wx), sy),
     f64x2.mul(f64x2.add(xz, wy), sz), f64x2.mul(f64x2.sub(yz, wx), sz), f64x2.mul(f64x2.sub(one, f64x2.add(xx, yy)), sz),
     tx, ty, tz,
+    f64x2.splat(0), f64x2.splat(0), f64x2.splat(0), one, // compose's last row
   );
 }
 
@@ -250,21 +274,29 @@ function skinX2(W: usize, B: usize, out: usize): void {
     v128.load64_splat(B + 32), v128.load64_splat(B + 40), v128.load64_splat(B + 48),
     v128.load64_splat(B + 64), v128.load64_splat(B + 72), v128.load64_splat(B + 80),
     v128.load64_splat(B + 96), v128.load64_splat(B + 104), v128.load64_splat(B + 112),
+    v128.load64_splat(B + 24), v128.load64_splat(B + 56), v128.load64_splat(B + 88), v128.load64_splat(B + 120),
   );
 }
 
-/** Slot out = slot a · b, b given by its columns (bJR = column J, row R; b3 the translation): per lane, as mulAffine. */
+/** Rows 0…2 of slot out = slot a · b, b given by its columns (bJR = column J, row R): per lane, as mulAffine. */
 // @ts-ignore: decorator
 @inline function mulAffineX2(
   a: usize, out: usize,
   b00: v128, b01: v128, b02: v128, b10: v128, b11: v128, b12: v128, b20: v128, b21: v128, b22: v128, b30: v128, b31: v128, b32: v128,
+  b03: v128, b13: v128, b23: v128, b33: v128,
 ): void {
   for (let r: usize = 0; r < 3; r++) {
     const a0 = v128.load(a + (r << 4)), a1 = v128.load(a + (r << 4), 48), a2 = v128.load(a + (r << 4), 96), a3 = v128.load(a + (r << 4), 144);
     const o = out + (r << 4);
-    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(a0, b00), f64x2.mul(a1, b01)), f64x2.mul(a2, b02)));
-    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(a0, b10), f64x2.mul(a1, b11)), f64x2.mul(a2, b12)), 48);
-    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(a0, b20), f64x2.mul(a1, b21)), f64x2.mul(a2, b22)), 96);
-    v128.store(o, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, b30), f64x2.mul(a1, b31)), f64x2.mul(a2, b32)), a3), 144);
+    v128.store(o, column(a0, a1, a2, a3, b00, b01, b02, b03));
+    v128.store(o, column(a0, a1, a2, a3, b10, b11, b12, b13), 48);
+    v128.store(o, column(a0, a1, a2, a3, b20, b21, b22, b23), 96);
+    v128.store(o, column(a0, a1, a2, a3, b30, b31, b32, b33), 144);
   }
+}
+
+/** a0·b0 + a1·b1 + a2·b2 + a3·b3, left to right, per lane. */
+// @ts-ignore: decorator
+@inline function column(a0: v128, a1: v128, a2: v128, a3: v128, b0: v128, b1: v128, b2: v128, b3: v128): v128 {
+  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, b0), f64x2.mul(a1, b1)), f64x2.mul(a2, b2)), f64x2.mul(a3, b3));
 }

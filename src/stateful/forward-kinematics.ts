@@ -21,8 +21,8 @@ export interface ForwardKinematicsOptions {
    */
   parents: ArrayLike<number>;
   /**
-   * Inverse bind matrices (three's `Skeleton.boneInverses`), 16 floats per bone, column-major and
-   * affine (last row 0 0 0 1), the same for every character. Given: `skinningMatrices` is computed.
+   * Inverse bind matrices (three's `Skeleton.boneInverses`), 16 numbers per bone, column-major, the
+   * same for every character. Given: `skinningMatrices` is computed.
    */
   inverseBindMatrices?: ArrayLike<number>;
   /** true: per-character scales are read from `scales`; false (default): every scale is 1. */
@@ -192,16 +192,16 @@ function checkParents(method: string, parents: unknown): number[] {
   return list as number[];
 }
 
-/** The inverse bind matrices: 16 finite floats a bone, each affine. */
+/** The inverse bind matrices: 16 finite numbers a bone (any last row: three's invert leaves 1 ± 1 ulp there). */
 function checkInverseBind(method: string, matrices: unknown, bones: number): void {
   const name = 'options.inverseBindMatrices';
   if (typeof matrices !== 'object' || matrices === null || typeof (matrices as ArrayLike<number>).length !== 'number')
     throw new TypeError(`${method}: ${name} must be an array of 16 floats a bone, got ${describe(matrices)}`);
   const m = matrices as ArrayLike<number>;
   if (m.length !== 16 * bones) throw new RangeError(`${method}: ${name} has length ${m.length}; it must be 16 × bones = ${16 * bones}`);
-  let bad = -1;
-  for (let i = 0; i < m.length && bad < 0; i++) if (!Number.isFinite(m[i])) bad = i;
-  checkRoots(method, name, m, bad);
+  for (let i = 0; i < m.length; i++) {
+    if (!Number.isFinite(m[i])) throw new RangeError(`${method}: ${name}[${i}] (bone ${Math.floor(i / 16)}) is ${m[i]}; it must be finite`);
+  }
 }
 
 /**

@@ -299,10 +299,11 @@ export class SkeletonBatch {
     }
   }
 
+  /** The world matrices (at each bone's index in its skeleton) into the bones' matrixWorld. */
   private writeBoneWorld(world: Float32Array): void {
     let i = 0;
-    for (const bones of this.ordered) {
-      for (const bone of bones) {
+    for (const mesh of this.meshes) {
+      for (const bone of mesh.skeleton.bones) {
         const e = bone.matrixWorld.elements;
         for (let j = 0; j < 16; j++) e[j] = world[i + j]!;
         i += 16;
@@ -377,14 +378,11 @@ function readLayout(method: string, meshes: readonly SkinnedMesh[]) {
   const inverseBind = (alloc: (length: number) => Float32Array): Float64Array => {
     const matrices = float64Array(alloc, 16 * n);
     order.forEach((i, k) => matrices.set(first.boneInverses[i]!.elements, 16 * k));
-    checkRoots(method, 'skeleton.boneInverses', matrices, firstNonFiniteJs(matrices));
+    const bad = matrices.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0) throw new RangeError(`${method}: meshes[0]'s skeleton.boneInverses[${order[Math.floor(bad / 16)]}] is not finite`);
     return matrices;
   };
   return { order, parents, rootParents, inverseBind };
-}
-
-function firstNonFiniteJs(a: Float64Array): number {
-  return a.findIndex((v) => !Number.isFinite(v));
 }
 
 /** Bone k's transform at construction (meshes[0]'s bones, processing order): used where the source has none. */
