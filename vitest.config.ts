@@ -9,6 +9,8 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
+          // *.browser.test.ts draw with WebGL: Chromium only.
+          exclude: ['test/**/*.browser.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
         },

@@ -242,22 +242,18 @@ export class SkeletonBatch {
   private gather(method: string, g: { positions: Float64Array; rotations: Float64Array; scales: Float64Array }): void {
     const { positions, quaternions, scales } = this.transforms;
     const { positions: x, rotations: q, scales: s } = g;
-    // flat lists of the bones' Vector3s and Quaternions, one pass per kind (docs/DECISIONS.md, "Skeleton batches")
+    // from flat lists of the bones' Vector3s and Quaternions, one pass (docs/DECISIONS.md, "Skeleton batches")
     for (let i = 0; i < positions.length; i++) {
-      const p = positions[i]!;
+      const p = positions[i]!,
+        r = quaternions[i]!,
+        sc = scales[i]!;
       x[3 * i] = p.x;
       x[3 * i + 1] = p.y;
       x[3 * i + 2] = p.z;
-    }
-    for (let i = 0; i < quaternions.length; i++) {
-      const r = quaternions[i]!;
       q[4 * i] = r.x;
       q[4 * i + 1] = r.y;
       q[4 * i + 2] = r.z;
       q[4 * i + 3] = r.w;
-    }
-    for (let i = 0; i < scales.length; i++) {
-      const sc = scales[i]!;
       s[3 * i] = sc.x;
       s[3 * i + 1] = sc.y;
       s[3 * i + 2] = sc.z;
