@@ -53,6 +53,13 @@ const vrms = [1, 2].map((seed) => {
   const avatar = buildAvatar({ seed });
   return { springBoneManager: avatar.manager, update: (dt) => avatar.manager.update(dt) };
 });`,
+  'skinned crowd': `import { readFileSync } from 'node:fs';
+import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
+// 100 clones of a skinned character (the pirouette capture with a capsule skin), each with its own mixer
+const bvh = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
+const { characters } = buildSkinnedCrowd(bvh, 100);
+const meshes = characters.map((c) => c.mesh);
+const mixers = characters.map((c) => c.mixer);`,
 };
 
 /** Epilogues: a call of what a block defines, and a line that shows it ran. */
@@ -60,6 +67,7 @@ const EPILOGUES: Record<string, string> = {
   'frame, print springs': `frame(1 / 60);\nconsole.log('frame ran', springs.matrices.length);`,
   'frame, print camera': `frame(1 / 60);\nconsole.log('frame ran', camera.position.toArray().join(' '));`,
   'frame, print bones': `frame(1 / 60);\nconsole.log('frame ran', bones.jointCount);`,
+  'frame, print batch': `frame(1 / 60);\nconsole.log('frame ran', batch.meshes.length, meshes[0].skeleton.boneMatrices[12]);`,
 };
 
 interface Block {
