@@ -250,7 +250,8 @@ export class InertializedMixerGroup {
     this.owned.length = 0;
   }
 
-  private checkUsable(method: string): void {
+  /** Throws a TypeError naming `method` once the group is disposed (its memory is then gone). @internal */
+  checkUsable(method: string): void {
     if (this.disposed) throw new TypeError(`${method}: this InertializedMixerGroup has been disposed`);
   }
 

@@ -65,6 +65,10 @@ export class SkeletonBatch {
   private readonly world: Float32Array | null;
   private readonly run: (count: number) => void;
   private readonly attached: Attached[] = [];
+  /** The transforms of the bones the source does not give (meshes[0]'s, at construction or refresh). */
+  private readonly rest: Rest;
+  /** With a group source: its slot of each bone (−1: not animated), and whether it animates no scale. */
+  private readonly fixed: { slots: number[]; restScales: boolean } | null = null;
   private disposed = false;
 
   /**
@@ -114,12 +118,13 @@ export class SkeletonBatch {
         view.set(values);
         return view;
       };
-      const rest = restTransforms(this.ordered[0]!, alloc);
+      const rest = (this.rest = restTransforms(this.ordered[0]!, alloc));
       let positions: Float32Array | Float64Array, rotations: Float32Array | Float64Array, scales: Float32Array | Float64Array | null;
       let stride: number, slots: number[];
       if (this.group) {
         ({ positions, rotations, scales, stride, slots } = groupSource(method, this.group, this.ordered));
         checkRest(method, this.ordered, slots, scales === null);
+        this.fixed = { slots, restScales: scales === null };
       } else {
         const n = count * bones;
         // float64, as three's bones hold them: a float32 copy would round each offset of the chain
@@ -177,11 +182,25 @@ export class SkeletonBatch {
   update(): void {
     const method = 'SkeletonBatch.update';
     this.checkUsable(method);
+    this.group?.checkUsable(`${method}: options.source`);
     if (this.gathered) this.gather(method, this.gathered);
     this.readRoots(method);
     this.run(this.meshes.length);
     for (const { skeleton } of this.attached) if (skeleton.boneTexture) skeleton.boneTexture.needsUpdate = true;
     if (this.world) this.writeBoneWorld(this.world);
+  }
+
+  /**
+   * Reads again the transforms of the bones the group source does not animate (and their scales,
+   * if it animates none), after changing them; every mesh must have the same values as meshes[0].
+   * Nothing to do with the objects source, which reads every bone at every update.
+   */
+  refresh(): void {
+    const method = 'SkeletonBatch.refresh';
+    this.checkUsable(method);
+    if (!this.fixed) return;
+    checkRest(method, this.ordered, this.fixed.slots, this.fixed.restScales);
+    readRest(this.ordered[0]!, this.rest);
   }
 
   /**
@@ -382,16 +401,24 @@ function readLayout(method: string, meshes: readonly SkinnedMesh[]) {
 }
 
 /** Bone k's transform at construction (meshes[0]'s bones, processing order): used where the source has none. */
-function restTransforms(bones: Bone[], alloc: (length: number) => Float32Array) {
-  const restPositions = float64Array(alloc, 3 * bones.length),
-    restRotations = float64Array(alloc, 4 * bones.length),
-    restScales = float64Array(alloc, 3 * bones.length);
+type Rest = { restPositions: Float64Array; restRotations: Float64Array; restScales: Float64Array };
+
+function restTransforms(bones: Bone[], alloc: (length: number) => Float32Array): Rest {
+  const rest = {
+    restPositions: float64Array(alloc, 3 * bones.length),
+    restRotations: float64Array(alloc, 4 * bones.length),
+    restScales: float64Array(alloc, 3 * bones.length),
+  };
+  readRest(bones, rest);
+  return rest;
+}
+
+function readRest(bones: Bone[], { restPositions, restRotations, restScales }: Rest): void {
   bones.forEach((bone, k) => {
     bone.position.toArray(restPositions, 3 * k);
     bone.quaternion.toArray(restRotations, 4 * k);
     bone.scale.toArray(restScales, 3 * k);
   });
-  return { restPositions, restRotations, restScales };
 }
 
 /** The group's output as the source: each bone's slot (the same for every mixer), or −1 for a bone the group does not animate. */

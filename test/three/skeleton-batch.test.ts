@@ -128,6 +128,54 @@ describe.each(BACKENDS)('SkeletonBatch on %s', (backend) => {
     }
   });
 
+  it('with a group source, bones the group does not animate keep their transform until refresh()', () => {
+    const [ours, theirs] = [crowd(6, 4), crowd(6, 4)];
+    const still = ours.characters[0]!.mesh.skeleton.bones[9]!.name;
+    const groups = [ours, theirs].map((c) => {
+      // a clip without the tracks of one bone, so the group does not animate it
+      const clip = c.clip.clone();
+      clip.tracks = clip.tracks.filter((track) => !track.name.startsWith(`${still}.`));
+      for (const ch of c.characters) {
+        ch.action.stop();
+        ch.mixer.clipAction(clip).play();
+      }
+      return new InertializedMixerGroup(
+        solvers[backend],
+        c.characters.map((ch) => ch.mixer),
+        { halflife: 0.1 },
+      );
+    });
+    const batch = new SkeletonBatch(solvers[backend], meshesOf(ours), { source: groups[0] });
+    const turn = (c: Crowd, angle: number) => {
+      for (const ch of c.characters) ch.mesh.skeleton.bones[9]!.rotation.set(angle, 0, 0);
+    };
+    try {
+      for (const [f, angle] of [
+        [1, 0.4],
+        [2, 0.9],
+      ] as const) {
+        turn(ours, angle);
+        turn(theirs, angle);
+        for (const g of groups) g!.update(1 / 60);
+        advance(ours, f, false);
+        advance(theirs, f, false);
+        batch.update();
+        const expected = threeBoneMatrices(theirs);
+        expect(firstDifference(meshesOf(ours), expected)).not.toBeNull(); // still the transform read at construction
+        batch.refresh();
+        batch.update();
+        expect(firstDifference(meshesOf(ours), expected)).toBeNull();
+      }
+      ours.characters[3]!.mesh.skeleton.bones[9]!.rotation.set(0, 1, 0);
+      expect(() => batch.refresh()).toThrow(
+        /meshes\[3\]'s bone .* has another quaternion than meshes\[0\]'s, and options.source does not animate it/,
+      );
+    } finally {
+      batch.dispose();
+      for (const g of groups) g!.dispose();
+    }
+  });
+
   it("writes the bones' matrixWorld when asked (float32-rounded three's)", () => {
     const ours = crowd(5),
       theirs = crowd(5);
@@ -243,7 +291,10 @@ describe.each(BACKENDS)('SkeletonBatch on %s', (backend) => {
       );
       expect(() => new SkeletonBatch(s, meshesOf(c), { source: group })).toThrow(/options.source has 3 mixers for 4 meshes/);
       expect(group.objectWrites).toBe(true);
+      const reading = new SkeletonBatch(s, meshesOf(c).slice(0, 3), { source: group });
       group.dispose();
+      expect(() => reading.update()).toThrow(/SkeletonBatch.update: options.source: this InertializedMixerGroup has been disposed/);
+      reading.dispose();
       expect(() => new SkeletonBatch(s, [])).toThrow(TypeError);
       expect(() => new SkeletonBatch(s, meshesOf(c), { source: 'bones' as never })).toThrow(
         /options.source must be 'objects' or an InertializedMixerGroup/,
