@@ -118,7 +118,8 @@ export class SkeletonBatch {
         view.set(values);
         return view;
       };
-      const rest = (this.rest = restTransforms(this.ordered[0]!, alloc));
+      const rest = restTransforms(this.ordered[0]!, alloc);
+      this.rest = rest;
       let positions: Float32Array | Float64Array, rotations: Float32Array | Float64Array, scales: Float32Array | Float64Array | null;
       let stride: number, slots: number[];
       if (this.group) {
