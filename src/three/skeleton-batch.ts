@@ -262,22 +262,36 @@ export class SkeletonBatch {
   private gather(method: string, g: { positions: Float64Array; rotations: Float64Array; scales: Float64Array }): void {
     const { positions, quaternions, scales } = this.transforms;
     const { positions: x, rotations: q, scales: s } = g;
-    // from flat lists of the bones' Vector3s and Quaternions, one pass (docs/DECISIONS.md, "Skeleton batches")
+    // from flat lists of the bones' Vector3s and Quaternions, one pass (docs/DECISIONS.md, "Skeleton batches");
+    // v − v is NaN for a NaN or infinite v: one sum says whether to look for it
+    let check = 0;
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i]!,
         r = quaternions[i]!,
         sc = scales[i]!;
-      x[3 * i] = p.x;
-      x[3 * i + 1] = p.y;
-      x[3 * i + 2] = p.z;
-      q[4 * i] = r.x;
-      q[4 * i + 1] = r.y;
-      q[4 * i + 2] = r.z;
-      q[4 * i + 3] = r.w;
-      s[3 * i] = sc.x;
-      s[3 * i + 1] = sc.y;
-      s[3 * i + 2] = sc.z;
+      const px = p.x,
+        py = p.y,
+        pz = p.z,
+        rx = r.x,
+        ry = r.y,
+        rz = r.z,
+        rw = r.w,
+        sx = sc.x,
+        sy = sc.y,
+        sz = sc.z;
+      x[3 * i] = px;
+      x[3 * i + 1] = py;
+      x[3 * i + 2] = pz;
+      q[4 * i] = rx;
+      q[4 * i + 1] = ry;
+      q[4 * i + 2] = rz;
+      q[4 * i + 3] = rw;
+      s[3 * i] = sx;
+      s[3 * i + 1] = sy;
+      s[3 * i + 2] = sz;
+      check += px - px + (py - py) + (pz - pz) + (rx - rx) + (ry - ry) + (rz - rz) + (rw - rw) + (sx - sx) + (sy - sy) + (sz - sz);
     }
+    if (check === 0) return;
     const fields: [string, Float64Array, number][] = [
       ['position', x, 3],
       ['quaternion', q, 4],
