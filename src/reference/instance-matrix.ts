@@ -5,6 +5,10 @@
  */
 import type { FloatArray } from './float-array.js';
 
+/**
+ * Writes floats 0…11 of `n` column-major 4×4 matrices `m` (16 floats each) from the quaternions `q`
+ * (x, y, z, w) and scales `s` (3 floats each); the translations are left as they are.
+ */
 export function composeInstanceMatrices(m: FloatArray, q: FloatArray, s: FloatArray, n: number): void {
   for (let i = 0; i < n; i++) {
     const x = q[4 * i]!,

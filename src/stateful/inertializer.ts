@@ -83,6 +83,10 @@ const ROOT_TRANSITION: Kernel = {
 /** The largest skeleton with a root bone: one skeleton's rotations must fit a copy chunk (16,384 floats). */
 const MAX_ROOTED_BONES = 4096;
 
+/**
+ * Inertializes the poses of `count` skeletons of `bones` bones: {@link Inertializer.transition} at an
+ * animation switch, {@link Inertializer.update} every frame (offsets in the solver's memory).
+ */
 export class Inertializer {
   readonly count: number;
   readonly bones: number;

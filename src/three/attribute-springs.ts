@@ -15,6 +15,7 @@ export interface AttributeSpringsOptions {
   halflife?: number;
 }
 
+/** The items of a BufferAttribute (plain or interleaved) springing toward {@link AttributeSprings.goals}, in place. */
 export class AttributeSprings {
   /** Goal items, itemSize floats each, packed; initially the attribute's current values. */
   readonly goals: Float32Array;
@@ -24,6 +25,10 @@ export class AttributeSprings {
   private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
   private disposed = false;
 
+  /**
+   * Springs every item of `attribute`, whose array must be solver memory (`solver.alloc`) on the
+   * wasm backends; the goals start at the current values, the velocities at 0.
+   */
   constructor(
     private readonly solver: Solver,
     readonly attribute: BufferAttribute | InterleavedBufferAttribute,

@@ -106,6 +106,10 @@ export class InertializedMixerGroup {
   private disposed = false;
   private readonly zeroVelocity: 'source' | 'destination' | undefined;
 
+  /**
+   * Takes over what `mixers` animate (create it after `mixer.clipAction(…)` for every clip): call
+   * {@link InertializedMixerGroup.update} instead of `mixer.update` for each of them.
+   */
   constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
     const method = 'InertializedMixerGroup';
     if (!(solver instanceof SolverBase))
@@ -387,6 +391,7 @@ export class InertializedMixer {
   readonly mixer: AnimationMixer;
   private readonly group: InertializedMixerGroup;
 
+  /** Takes over what `mixer` animates (create it after `mixer.clipAction(…)` for every clip). */
   constructor(solver: Solver, mixer: AnimationMixer, options: InertializedMixerOptions) {
     this.mixer = mixer;
     this.group = new InertializedMixerGroup(solver, [mixer], options);

@@ -50,7 +50,10 @@ export interface SpringBoneJoint {
 /** A VRMSpringBoneManager. */
 export interface SpringBoneManager {
   readonly joints: ReadonlySet<SpringBoneJoint>;
+  /** Runs the spring bones for `delta` seconds (replaced by a no-op while a SpringBones holds the manager). */
   update(delta: number): void;
+  /** Puts every joint back in its initial state. */
   reset(): void;
+  /** Takes the joints' current pose as their initial state. */
   setInitState(): void;
 }
