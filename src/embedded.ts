@@ -17,6 +17,13 @@ let decoded: { simd: Uint8Array<ArrayBuffer>; scalar: Uint8Array<ArrayBuffer> } 
 /**
  * Creates a solver as `createSolver` from 'spring-solver' does, with the embedded builds as the
  * default `wasm` sources: no .wasm file is fetched or read. Options are the same.
+ * @example
+ * ```ts
+ * import { createSolver } from 'spring-solver/embedded';
+ * const solver = await createSolver(); // the wasm bytes are in the JavaScript: nothing is fetched
+ * console.log(solver.backend);
+ * ```
+ * @group Setup
  */
 export function createSolver(options: SolverOptions = {}): Promise<Solver> {
   // Not an object: the main createSolver throws its TypeError.
