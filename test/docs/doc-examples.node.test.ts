@@ -4,10 +4,15 @@
  * the package's paths (`spring-solver`, `spring-solver/three`…) and declares whatever else it
  * assumes in the block itself. Each block is written under test-results/doc-examples/ inside the
  * package, so `spring-solver` resolves to the built package as a consumer's import does, and
- * type-checked (tsc --strict); the ones that need no browser are then run in Node. Node only.
+ * type-checked (tsc --strict); the complete ones (declaring nothing they assume) are then run in
+ * Node. Node only.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { transform } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publicSymbols, type PublicSymbol } from '../helpers/public-api.js';
 import { ROOT, typeCheck } from '../helpers/typecheck.js';
@@ -81,5 +86,27 @@ describe('@example of every public symbol', () => {
       });
     expect(failures).toEqual([]);
     expect(report).toBe('');
+  }, 120_000);
+
+  // A complete example (one that declares nothing it does not define) runs as written, in one
+  // Node process, one after another: a throw or a rejected promise is reported with the symbol.
+  it('every complete @example runs in Node', async () => {
+    const complete = examples.filter((e) => e.code !== null && !/^declare /m.test(e.code));
+    expect(complete.length).toBeGreaterThan(100);
+    for (const e of complete) {
+      const js = (await transform(e.code!, { loader: 'ts', format: 'esm' })).code;
+      await writeFile(e.file.replace(/\.mts$/, '.mjs'), js);
+    }
+    const results = join(DIR, 'results.json');
+    const runner = `import { writeFileSync } from 'node:fs';
+const failures = [];
+for (const [symbol, url] of ${JSON.stringify(complete.map((e) => [e.symbol, pathToFileURL(e.file.replace(/\.mts$/, '.mjs')).href]))}) {
+  try { await import(url); } catch (error) { failures.push(symbol + ': ' + String(error)); }
+}
+writeFileSync(${JSON.stringify(results)}, JSON.stringify(failures));
+`;
+    await writeFile(join(DIR, 'run-all.mjs'), runner);
+    await promisify(execFile)(process.execPath, [join(DIR, 'run-all.mjs')], { cwd: ROOT, timeout: 100_000, maxBuffer: 1 << 26 });
+    expect(JSON.parse(await readFile(results, 'utf8'))).toEqual([]);
   }, 120_000);
 });
