@@ -2,9 +2,15 @@
 // from every entry point of typedoc.json, the public methods and constructors of those classes,
 // and the methods of its exported interfaces (Solver's included, whichever file declares them).
 // Read with the TypeScript compiler API from the sources (test/helpers/public-api.ts), as
-// `npm run docs` (typedoc) reads them.
+// `npm run docs` (typedoc) reads them. And every export, and every method of Solver, has one
+// `@group`: a family of typedoc.json's `groupOrder`, so that the docs list members by family.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { publicSymbols } from '../helpers/public-api.js';
+import { groupTags, publicSymbols } from '../helpers/public-api.js';
+
+const FAMILIES: string[] = JSON.parse(readFileSync(new URL('../../typedoc.json', import.meta.url), 'utf8')).groupOrder.filter(
+  (group: string) => group !== '*',
+);
 
 describe('doc comments', () => {
   const symbols = publicSymbols();
@@ -31,5 +37,11 @@ describe('doc comments', () => {
         .map((s) => `${s.module} ${s.name}`)
         .sort(),
     ).toEqual([]);
+  });
+
+  it('every export of every entry point, and every member of Solver, has one @group of the families', () => {
+    const tagged = groupTags();
+    expect(tagged.map((t) => t.name)).toContain('spring-solver Solver.damper'); // the walk reaches Solver's members
+    expect(tagged.filter((t) => t.groups.length !== 1 || !FAMILIES.includes(t.groups[0]!)).map((t) => `${t.name} ${t.groups}`)).toEqual([]);
   });
 });

@@ -64,11 +64,55 @@ function moduleName(entry: ts.SourceFile): string {
   return match[1]!;
 }
 
-/** Every public function, class, constructor and method reachable from the given entry points. */
-export function publicSymbols(entryPoints: string[] = ENTRY_POINTS): PublicSymbol[] {
+function createProgram(entryPoints: string[]): ts.Program {
   const { config } = ts.readConfigFile(`${ROOT}tsconfig.json`, ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT);
-  const program = ts.createProgram(entryPoints, options);
+  return ts.createProgram(entryPoints, options);
+}
+
+/**
+ * The `@group` tags of every export of the entry points (types included) and of the members of
+ * the Solver interface, which typedoc shows grouped by family: e.g. `spring-solver/three spring3`
+ * with `['Single values']`, `spring-solver Solver.damper` with `['Core springs']`.
+ */
+export function groupTags(entryPoints: string[] = ENTRY_POINTS): { name: string; groups: string[] }[] {
+  const program = createProgram(entryPoints);
+  const checker = program.getTypeChecker();
+  const groups = (symbol: ts.Symbol) =>
+    symbol
+      .getJsDocTags(checker)
+      .filter((tag) => tag.name === 'group')
+      .map((tag) => ts.displayPartsToString(tag.text).trim());
+  const found: { name: string; groups: string[] }[] = [];
+  for (const path of entryPoints) {
+    const entry = program.getSourceFile(path)!;
+    const module = moduleName(entry);
+    for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(entry)!)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      // `export * as quat from …` carries its comment on the export statement.
+      const statement = exported.declarations?.[0];
+      const own =
+        statement && ts.isNamespaceExport(statement)
+          ? ts
+              .getJSDocTags(statement.parent)
+              .filter((tag) => tag.tagName.text === 'group')
+              .map((tag) => ts.getTextOfJSDocComment(tag.comment)!.trim())
+          : [];
+      found.push({ name: `${module} ${exported.name}`, groups: own.length > 0 ? own : groups(symbol) });
+      if (exported.name === 'Solver' && symbol.flags & ts.SymbolFlags.Interface) {
+        for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
+          const declaration = member.declarations?.[0];
+          if (declaration && isPublicMember(declaration)) found.push({ name: `${module} Solver.${member.name}`, groups: groups(member) });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Every public function, class, constructor and method reachable from the given entry points. */
+export function publicSymbols(entryPoints: string[] = ENTRY_POINTS): PublicSymbol[] {
+  const program = createProgram(entryPoints);
   const checker = program.getTypeChecker();
   const found: PublicSymbol[] = [];
   const seen = new Set<ts.Declaration>();
