@@ -116,7 +116,7 @@ export function dampingRatioToDamping(ratio: number, stiffness: number): number 
  * @example
  * ```ts
  * import { halflifeToLag } from 'spring-solver';
- * const lag = halflifeToLag(0.2); // halflife 0.2 s → seconds behind a goal moving at constant speed
+ * const lag = halflifeToLag(0.2); // halflife 0.2 s → how many seconds a damper trails a goal moving at constant speed
  * ```
  * @group Conversions
  */

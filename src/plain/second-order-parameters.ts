@@ -85,7 +85,7 @@ export function kToFzr(k1: number, k2: number, k3: number): FzrParameters {
  * ```ts
  * import { criticalTimestep, fzrToK } from 'spring-solver';
  * const { k1, k2 } = fzrToK(2, 0.5, 2);
- * const maxDt = criticalTimestep(k1, k2); // s: larger explicit steps are unstable
+ * const maxDt = criticalTimestep(k1, k2); // s: the largest safe semi-implicit Euler step (with his 0.8 margin)
  * ```
  * @group Second-order
  */

@@ -165,7 +165,7 @@ function follow(x: number[], v: number[], g: number[], q: number[] | null, m: Sp
  * @example
  * ```ts
  * import { wrapAngle } from 'spring-solver/three';
- * const a = wrapAngle(3 * Math.PI); // π (rad), the same angle in [−π, π]
+ * const a = wrapAngle(3 * Math.PI); // −π (rad): the same angle, wrapped into [−π, π)
  * ```
  * @group Single values
  */
