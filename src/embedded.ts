@@ -3,6 +3,7 @@
  * (base64), for single-file bundles that should fetch or read nothing. Costs about 240 kB of
  * JavaScript (78 kB gzip; `node scripts/measure-sizes.mjs`), which the main entry 'spring-solver'
  * imports only lazily, one build at a time, when a .wasm file cannot be fetched or read.
+ * Everything else is 'spring-solver' itself: its examples work with either import.
  * @module spring-solver/embedded
  */
 import { createSolver as createSolverFromFiles, type SolverOptions } from './index.js';
