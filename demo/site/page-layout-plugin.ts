@@ -1,7 +1,8 @@
 /**
  * A Vite plugin that gives every page of the demo the same head (charset, viewport, an empty
  * favicon so nothing 404s, a title) and the same header with the navigation, marking the page
- * being shown. The HTML files then hold only their own content.
+ * being shown, and links to what lies beside the site (the API docs). The HTML files then hold
+ * only their own content.
  */
 import { basename } from 'node:path';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
@@ -12,7 +13,13 @@ export interface DemoPage {
   title: string;
 }
 
-export function pageLayoutPlugin(pages: readonly DemoPage[]): Plugin {
+/** A link of the navigation to something the site does not build itself (the API docs). */
+export interface NavLink {
+  href: string;
+  title: string;
+}
+
+export function pageLayoutPlugin(pages: readonly DemoPage[], extraLinks: readonly NavLink[] = []): Plugin {
   return {
     name: 'demo-page-layout',
     transformIndexHtml(_html, { filename }) {
@@ -29,6 +36,7 @@ export function pageLayoutPlugin(pages: readonly DemoPage[]): Plugin {
         attrs: p.file === current ? { href: `./${p.file}.html`, 'aria-current': 'page' } : { href: `./${p.file}.html` },
         children: p.title,
       }));
+      for (const { href, title } of extraLinks) links.push({ tag: 'a', attrs: { href }, children: title });
       const header: HtmlTagDescriptor = {
         tag: 'header',
         children: [{ tag: 'span', attrs: { class: 'title' }, children: 'spring-solver' }, ...links],

@@ -1,11 +1,13 @@
 /**
  * The demo site: `npm run demo` serves it (dev server), `npm run demo:build` writes it to
  * demo-dist/. Pages are plain HTML + TypeScript modules; `spring-solver` is this repository's
- * built package: an alias points it at dist/index.js (so run `npm run build` first).
+ * built package: an alias points it at dist/index.js (so run `npm run build` first). The navigation's
+ * API link goes to the typedoc output (demo-dist/api in a build, docs-api/ on the dev server).
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { API_URL_PATH, apiDocsPlugin } from './api-docs-plugin.js';
 import { pirouetteBvhPlugin } from './bvh-data-plugin.js';
 import { pageLayoutPlugin, type DemoPage } from './page-layout-plugin.js';
 
@@ -19,11 +21,17 @@ const PAGES: readonly DemoPage[] = [
   { file: 'skeleton', title: 'Skeleton' },
   { file: 'three', title: '3D' },
 ];
+/** The typedoc API docs: `npm run demo:build` writes them to demo-dist/api, the dev server serves docs-api/. */
+const LINKS = [{ href: `.${API_URL_PATH}index.html`, title: 'API' }];
 
 export default defineConfig({
   root: site,
   base: './',
-  plugins: [pageLayoutPlugin(PAGES), pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, 'data/pirouette.bvh'))],
+  plugins: [
+    pageLayoutPlugin(PAGES, LINKS),
+    pirouetteBvhPlugin(process.env.PIROUETTE_BVH ?? resolve(repo, 'data/pirouette.bvh')),
+    apiDocsPlugin(resolve(repo, 'docs-api')),
+  ],
   resolve: {
     alias: [
       { find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') },

@@ -12,6 +12,9 @@ import { checkNumber, describe } from '../core/validate.js';
 import { silenceLargeDt } from '../core/dt.js';
 import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
 
+/**
+ * @group Setup
+ */
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */
   backend?: Backend;
@@ -46,6 +49,14 @@ const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
  * Creates a solver on the requested backend, or on the best one this engine supports. If that
  * one's wasm build fails to load, it falls back to the next (scalar wasm, then JS), names the
  * failure in `solver.fallbackReason` and warns once on the console (see `onFallback`).
+ * @example
+ * ```ts
+ * import { createSolver } from 'spring-solver';
+ * const solver = await createSolver(); // 'simd' when supported, else 'wasm', else 'js'
+ * const fast = await createSolver({ backend: 'js', onFallback: 'throw' }); // or force one
+ * console.log(solver.backend, fast.backend);
+ * ```
+ * @group Setup
  */
 export async function createSolver(options: SolverOptions = {}): Promise<Solver> {
   if (typeof options !== 'object' || options === null) {

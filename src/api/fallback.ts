@@ -13,7 +13,10 @@ import { defaultWasmUrl, describeError, type WasmBuild, type WasmSource } from '
 import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { describe } from '../core/validate.js';
 
-/** What createSolver() does when a wasm build fails to load and it runs a slower backend. */
+/**
+ * What createSolver() does when a wasm build fails to load and it runs a slower backend.
+ * @group Setup
+ */
 export type OnFallback = 'warn' | 'silent' | 'throw';
 
 export const ON_FALLBACK: readonly OnFallback[] = ['warn', 'silent', 'throw'];

@@ -13,7 +13,10 @@ import { checkNumber, describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { springStrided as referenceStrided, type StridedOperand } from '../reference/strided-spring.js';
 
-/** Where the items of an operand are: item i is `array[offset + i·stride + c]`, c < width. */
+/**
+ * Where the items of an operand are: item i is `array[offset + i·stride + c]`, c < width.
+ * @group Core springs
+ */
 export interface Strided {
   array: Float32Array;
   /** Index of item 0's first float (default 0). */
@@ -22,7 +25,10 @@ export interface Strided {
   stride?: number;
 }
 
-/** The items a strided spring updates: x and v in place, toward g (goal 0 if absent) with goal velocity q (0 if absent). */
+/**
+ * The items a strided spring updates: x and v in place, toward g (goal 0 if absent) with goal velocity q (0 if absent).
+ * @group Core springs
+ */
 export interface StridedItems {
   x: Strided;
   v: Strided;
@@ -38,6 +44,7 @@ export interface StridedItems {
  * The spring's parameters, one set for every item: `{ halflife }` is the critical spring,
  * `{ frequency, halflife }` springDamper, `{ dampingRatio, halflife }` springDamperRatio,
  * `{ stiffness, damping }` springDamperStiffness (units as in {@link Solver}).
+ * @group Core springs
  */
 export type StridedSpringParams =
   | { halflife: number; frequency?: undefined; dampingRatio?: undefined }
@@ -52,6 +59,16 @@ const memoryBuffers = new WeakMap<Solver, ArrayBufferLike>();
  * Steps `x'' = s·(g − x) + d·(q − v)` exactly by dt on strided items. Nothing is written when an
  * argument is rejected. Outputs (x, v) may share a buffer with other operands only in disjoint
  * slots of the same stride (interleaved), or in disjoint ranges.
+ * @example
+ * ```ts
+ * import { createSolver, springStrided } from 'spring-solver';
+ * const solver = await createSolver();
+ * // 10 interleaved vertices of 6 floats (position xyz, normal xyz): spring the positions only
+ * const x = solver.alloc(60), v = solver.alloc(30), g = solver.alloc(30).fill(1);
+ * const items = { x: { array: x, stride: 6 }, v: { array: v }, g: { array: g }, width: 3, count: 10 };
+ * springStrided(solver, items, { halflife: 0.2 }, 1 / 60); // halflife 0.2 s, dt 1/60 s
+ * ```
+ * @group Core springs
  */
 export function springStrided(solver: Solver, items: StridedItems, params: StridedSpringParams, dt: number): void {
   checkSolver(solver);

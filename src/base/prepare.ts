@@ -85,7 +85,10 @@ export const DT_INDEX = {
 
 type DtTable = typeof DT_INDEX;
 type Methods<S> = { [K in keyof S]: S[K] extends (...args: never[]) => unknown ? K : never }[keyof S];
-/** Every method of solver type S a prepared call can run (src/base/solver.ts checks they are DT_INDEX's keys). */
+/**
+ * Every method of solver type S a prepared call can run (src/base/solver.ts checks they are DT_INDEX's keys).
+ * @group Prepared calls
+ */
 export type PreparableMethod = keyof DtTable;
 /** The methods of S that DT_INDEX must list. */
 export type MethodsToPrepare<S> = Exclude<Methods<S>, 'alloc' | 'free' | 'dispose' | 'prepare'>;
@@ -116,22 +119,55 @@ type Drop<T extends unknown[], N extends number, C extends unknown[] = []> = C['
     : [];
 type Without<T extends unknown[], I> = I extends number ? [...Take<T, I>, ...(Drop<T, I> extends [unknown, ...infer R] ? R : [])] : T;
 
-/** The arguments of `prepare(method, …)`: the method's own, without dt. */
+/**
+ * The arguments of `prepare(method, …)`: the method's own, without dt.
+ * @group Prepared calls
+ */
 export type PrepareArgs<S, M extends PreparableMethod> = Without<Parameters<Fn<S, M>>, DtTable[M]>;
 
-/** `prepare({ method, itemSize })`: per-element parameters of a core spring hold one value per item of itemSize elements. */
+/**
+ * `prepare({ method, itemSize })`: per-element parameters of a core spring hold one value per item of itemSize elements.
+ * @group Prepared calls
+ */
 export interface PrepareOptions<M extends PreparableMethod> {
   method: M;
   /** Elements per parameter value (3 for vec3, 4 for quaternions); 1 by default. Core springs and damper only. */
   itemSize?: number;
 }
 
-/** A prepared call: `step(dt)` (or `step()` for a method without dt), `refresh()`, `dispose()`. */
+/**
+ * A prepared call: `step(dt)` (or `step()` for a method without dt), `refresh()`, `dispose()`.
+ * @group Prepared calls
+ */
 export interface PreparedCall<S, M extends PreparableMethod> {
   (...dt: DtTable[M] extends number ? [dt: number] : []): ReturnType<Fn<S, M>>;
-  /** Copies and checks the parameter arrays again; forgets kept coefficients. On a throw nothing changes. */
+  /**
+   * Copies and checks the parameter arrays again; forgets kept coefficients. On a throw nothing changes.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1)];
+   * const halflife = solver.alloc(3).fill(0.1); // s, one per element
+   * const step = solver.prepare('simpleSpringDamper', x, v, g, halflife);
+   * halflife.fill(0.3);
+   * step.refresh(); // the prepared call copies the new halflives
+   * step(1 / 60); // dt 1/60 s
+   * ```
+   */
   refresh(): void;
-  /** Releases the parameter copies and kept coefficients; a later step or refresh throws a TypeError. */
+  /**
+   * Releases the parameter copies and kept coefficients; a later step or refresh throws a TypeError.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, g] = [solver.alloc(3), solver.alloc(3).fill(1)];
+   * const step = solver.prepare('damper', x, g, 0.1); // halflife 0.1 s
+   * step(1 / 60);
+   * step.dispose(); // releases its copies: a later step throws a TypeError
+   * ```
+   */
   dispose(): void;
 }
 

@@ -24,34 +24,93 @@ import {
  * A batch solver. Every state array is a Float32Array updated in place; element i of every
  * array (and of every per-element parameter) is one independent spring, so a vec3 is three elements.
  * Units: seconds, Hz, 1/s (damping), 1/s² (stiffness).
+ * @group Setup
  */
 export interface Solver {
-  /** The implementation running the kernels. */
+  /**
+   * The implementation running the kernels.
+   * @group Setup
+   */
   readonly backend: Backend;
   /**
    * Why createSolver() runs a slower backend than this engine supports: which wasm build failed to
    * load, from where, and the error (an HTTP status, a missing file, a Content-Security-Policy).
    * Null when the best supported backend loaded, or when the backend was forced.
+   * @group Setup
    */
   readonly fallbackReason: string | null;
   /**
    * A zeroed Float32Array of `length` floats living in the solver's memory: passed back to the
    * solver it is used in place, with no copy. It stays valid for the solver's life (memory never
    * grows); when capacity runs out this throws a RangeError (see `memoryBytes`).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const x = solver.alloc(3 * 1000); // 1,000 vec3, zeroed, used in place by every call
+   * ```
+   * @group Memory
    */
   alloc(length: number): Float32Array;
   /**
    * Returns an array from {@link Solver.alloc} to the solver. Do not use it afterwards: its
    * memory may be handed out again by a later alloc (this is not detected).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const scratch = solver.alloc(64);
+   * solver.free(scratch); // its memory may be handed out again: do not use it afterwards
+   * ```
+   * @group Memory
    */
   free(array: Float32Array): void;
-  /** Releases the solver; any later call throws a TypeError. */
+  /**
+   * Releases the solver; any later call throws a TypeError.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * solver.dispose(); // every later call throws a TypeError
+   * ```
+   * @group Memory
+   */
   dispose(): void;
-  /** Exact damper (Holden): `x ← g + (x − g)·exp(−ln2·dt / halflife)`. */
+  /**
+   * Exact damper (Holden): `x ← g + (x − g)·exp(−ln2·dt / halflife)`.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, g] = [solver.alloc(3), solver.alloc(3).fill(1)];
+   * solver.damper(x, g, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+   * ```
+   * @group Core springs
+   */
   damper(x: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
-  /** Holden's spring_damper_exact: `x'' = s·(g − x) + d·(q − v)`, s = (2π·frequency)², d = 4·ln2/halflife; any regime. */
+  /**
+   * Holden's spring_damper_exact: `x'' = s·(g − x) + d·(q − v)`, s = (2π·frequency)², d = 4·ln2/halflife; any regime.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g, q] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.springDamper(x, v, g, q, 2, 0.3, 1 / 60); // frequency 2 Hz, halflife 0.3 s, dt 1/60 s
+   * ```
+   * @group Core springs
+   */
   springDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, frequency: Param, halflife: Param, dt: number): void;
-  /** The same spring given stiffness s (1/s²) and damping d (1/s). s = 0 is exact (v relaxes to q, x integrates v). */
+  /**
+   * The same spring given stiffness s (1/s²) and damping d (1/s). s = 0 is exact (v relaxes to q, x integrates v).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g, q] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.springDamperStiffness(x, v, g, q, 100, 10, 1 / 60); // stiffness 100 1/s², damping 10 1/s, dt 1/60 s
+   * ```
+   * @group Core springs
+   */
   springDamperStiffness(
     x: Float32Array,
     v: Float32Array,
@@ -61,7 +120,17 @@ export interface Solver {
     damping: Param,
     dt: number,
   ): void;
-  /** The same spring given damping ratio ζ > 0 and halflife: d = 4·ln2/halflife, s = (d / 2ζ)². */
+  /**
+   * The same spring given damping ratio ζ > 0 and halflife: d = 4·ln2/halflife, s = (d / 2ζ)².
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g, q] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.springDamperRatio(x, v, g, q, 0.5, 0.2, 1 / 60); // damping ratio 0.5, halflife 0.2 s, dt 1/60 s
+   * ```
+   * @group Core springs
+   */
   springDamperRatio(
     x: Float32Array,
     v: Float32Array,
@@ -71,11 +140,42 @@ export interface Solver {
     halflife: Param,
     dt: number,
   ): void;
-  /** Holden's critical_spring_damper_exact: s = d²/4. */
+  /**
+   * Holden's critical_spring_damper_exact: s = d²/4.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g, q] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.criticalSpringDamper(x, v, g, q, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+   * ```
+   * @group Core springs
+   */
   criticalSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, q: Float32Array, halflife: Param, dt: number): void;
-  /** Holden's simple_spring_damper_exact: critical, goal velocity 0. */
+  /**
+   * Holden's simple_spring_damper_exact: critical, goal velocity 0.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1)];
+   * const halflife = solver.alloc(3).fill(0.1); // one halflife per element (s), or one number for all
+   * solver.simpleSpringDamper(x, v, g, halflife, 1 / 60); // dt 1/60 s
+   * ```
+   * @group Core springs
+   */
   simpleSpringDamper(x: Float32Array, v: Float32Array, g: Float32Array, halflife: Param, dt: number): void;
-  /** Holden's decay_spring_damper_exact: critical, goal 0, goal velocity 0. */
+  /**
+   * Holden's decay_spring_damper_exact: critical, goal 0, goal velocity 0.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v] = [solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.decaySpringDamper(x, v, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s; toward 0
+   * ```
+   * @group Core springs
+   */
   decaySpringDamper(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
   /**
    * Prepares repeated calls of `method` with these arguments (the method's own, without `dt`),
@@ -85,6 +185,16 @@ export interface Solver {
    * until refresh (which checks them again). `step.dispose()` releases the copies. With
    * `{ method, itemSize: k }` a per-element parameter of a core spring holds one value per item
    * of k consecutive elements (3 for a vec3). See docs/DECISIONS.md (prepared calls).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, g, q] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * const step = solver.prepare('criticalSpringDamper', x, v, g, q, 0.1); // halflife 0.1 s; arguments without dt
+   * step(1 / 60); // every frame: dt in s, no allocation, no check but dt
+   * step.dispose();
+   * ```
+   * @group Prepared calls
    */
   prepare<M extends PreparableMethod>(method: M | PrepareOptions<M>, ...args: PrepareArgs<Solver, M>): PreparedCall<Solver, M>;
 }

@@ -18,7 +18,10 @@
  */
 import { abs, fromScaledAngleAxis, inv, mul, normalize, toScaledAngleAxis } from '../reference/quat.js';
 
-/** Parsed BVH file. Frame-major layouts: value of frame `f`, joint `j` is at `(f * joints + j) * stride`. */
+/**
+ * Parsed BVH file. Frame-major layouts: value of frame `f`, joint `j` is at `(f * joints + j) * stride`.
+ * @group Parsing
+ */
 export interface Bvh {
   /** Joint names in file order. */
   names: string[];
@@ -50,6 +53,14 @@ const CHANNEL_TYPES = ['Xposition', 'Yposition', 'Zposition', 'Xrotation', 'Yrot
  * Parses BVH text. Throws an `Error` describing the first problem found (unknown keyword,
  * unbalanced braces, bad channel name, missing or non-numeric motion values).
  * Joint names must be single tokens (no spaces).
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { parseBvh } from 'spring-solver/bvh';
+ * const bvh = parseBvh(readFileSync('data/pirouette.bvh', 'utf8'));
+ * console.log(bvh.names.length, 'joints,', bvh.frameCount, 'frames of', bvh.frameTime, 's');
+ * ```
+ * @group Parsing
  */
 export function parseBvh(text: string): Bvh {
   const tokens = text.split(/\s+/).filter((t) => t.length > 0);
@@ -172,6 +183,14 @@ export function parseBvh(text: string): Bvh {
  * channels gets the identity. Computed in float64 and normalized; the sign of each joint's
  * quaternion is chosen so that its dot product with the previous frame's is `>= 0`
  * (the first frame has `w >= 0`), so consecutive frames stay in one hemisphere.
+ * @example
+ * ```ts
+ * import type { Bvh } from 'spring-solver/bvh';
+ * import { bvhLocalRotations } from 'spring-solver/bvh';
+ * declare const bvh: Bvh;
+ * const rotations = bvhLocalRotations(bvh); // [x, y, z, w] of joint j at frame f: 4·(f·joints + j)
+ * ```
+ * @group Motion
  */
 export function bvhLocalRotations(bvh: Bvh): Float32Array {
   const jointCount = bvh.names.length;
@@ -207,6 +226,14 @@ export function bvhLocalRotations(bvh: Bvh): Float32Array {
  * Local position of every joint at every frame, frameCount × joints × 3 floats: the joint's OFFSET,
  * with each component that has an `Xposition`/`Yposition`/`Zposition` channel replaced by that
  * channel's value in the frame.
+ * @example
+ * ```ts
+ * import type { Bvh } from 'spring-solver/bvh';
+ * import { bvhLocalPositions } from 'spring-solver/bvh';
+ * declare const bvh: Bvh;
+ * const positions = bvhLocalPositions(bvh); // [x, y, z] of joint j at frame f: 3·(f·joints + j)
+ * ```
+ * @group Motion
  */
 export function bvhLocalPositions(bvh: Bvh): Float32Array {
   const jointCount = bvh.names.length;
@@ -227,7 +254,10 @@ export function bvhLocalPositions(bvh: Bvh): Float32Array {
   return out;
 }
 
-/** Finite-difference velocities, frameCount × joints × 3 floats each. */
+/**
+ * Finite-difference velocities, frameCount × joints × 3 floats each.
+ * @group Motion
+ */
 export interface BvhVelocities {
   /** Linear velocities of the local positions, units per second. */
   velocities: Float32Array;
@@ -252,6 +282,13 @@ export interface BvhVelocities {
  * @param rotations frameCount × jointCount × 4
  * @param jointCount joints per frame
  * @param frameTime seconds per frame (`dt`)
+ * @example
+ * ```ts
+ * import { bvhLocalPositions, bvhLocalRotations, bvhVelocities, type Bvh } from 'spring-solver/bvh';
+ * declare const bvh: Bvh;
+ * const { velocities, angularVelocities } = bvhVelocities(bvhLocalPositions(bvh), bvhLocalRotations(bvh), bvh.names.length, bvh.frameTime);
+ * ```
+ * @group Motion
  */
 export function bvhVelocities(
   positions: ArrayLike<number>,
@@ -289,6 +326,13 @@ export function bvhVelocities(
 /**
  * Advances a rotation by a constant parent-frame angular velocity for `dt` seconds:
  * `exp(ω dt / 2) ⊗ q` (the exact solution of `dq/dt = ½ ω ⊗ q` for constant ω).
+ * @example
+ * ```ts
+ * import { integrateAngularVelocity } from 'spring-solver/bvh';
+ * // the identity turned at π rad/s about +Y for 0.5 s: 90° about +Y
+ * const q = integrateAngularVelocity([0, 0, 0, 1], [0, Math.PI, 0], 0.5);
+ * ```
+ * @group Motion
  */
 export function integrateAngularVelocity(q: ArrayLike<number>, omega: ArrayLike<number>, dt: number): [number, number, number, number] {
   return mul(fromScaledAngleAxis([omega[0]! * dt, omega[1]! * dt, omega[2]! * dt]), q);

@@ -1,12 +1,19 @@
-/** Which implementation runs the kernels: SIMD WebAssembly, scalar WebAssembly, or the JS reference. */
+/**
+ * Which implementation runs the kernels: SIMD WebAssembly, scalar WebAssembly, or the JS reference.
+ * @group Setup
+ */
 export type Backend = 'simd' | 'wasm' | 'js';
 
-/** A parameter: one value for every element, or one value per element. */
+/**
+ * A parameter: one value for every element, or one value per element.
+ * @group Setup
+ */
 export type Param = number | Float32Array;
 
 /**
  * How a spring's two parameters map to stiffness s and damping d.
  * The numbers are shared with the wasm kernels (`assembly/spring/params.ts`).
+ * @group Core springs
  */
 export const SpringMode = {
   /** p0 = frequency (Hz), p1 = halflife (s): s = (2π·f)², d = 4·ln2/halflife. */

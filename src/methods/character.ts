@@ -20,6 +20,15 @@ export interface CharacterMethods {
    * x' = x + vGoal·dt + j0·(1 − e)/y + j1·(1 − e − y·dt·e)/y², v' = vGoal + e·(j0 + j1·dt),
    * a' = e·(a − j1·y·dt) (evaluated without cancellation as y·dt → 0). halflife 0: v = vGoal,
    * a = 0, x += vGoal·dt. x, v, a are updated in place; vGoal is read.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, a, vGoal] = [solver.alloc(3), solver.alloc(3), solver.alloc(3), solver.alloc(3)];
+   * vGoal.set([0, 0, 1.5]); // walk forward at 1.5 units/s
+   * solver.characterUpdate(x, v, a, vGoal, 0.2, 1 / 60); // halflife 0.2 s, dt 1/60 s
+   * ```
+   * @group Character
    */
   characterUpdate(x: Float32Array, v: Float32Array, a: Float32Array, vGoal: Float32Array, halflife: Param, dt: number): void;
   /**
@@ -28,6 +37,16 @@ export interface CharacterMethods {
    * characterUpdate over k·dt from the current state (sample 0 is the current state). Layout,
    * character-major: sample k of character c is px[c·count + k] (likewise pv, pa), so px, pv, pa
    * have N·count floats. count is a whole number from 1 to 16384; the state is not modified.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, a, vGoal] = [solver.alloc(1), solver.alloc(1), solver.alloc(1), solver.alloc(1).fill(1.5)];
+   * const count = 4; // samples at 0, 0.2, 0.4, 0.6 s
+   * const [px, pv, pa] = [solver.alloc(count), solver.alloc(count), solver.alloc(count)];
+   * solver.characterPredict(px, pv, pa, x, v, a, vGoal, 0.2, 0.2, count); // halflife 0.2 s, dt between samples 0.2 s
+   * ```
+   * @group Character
    */
   characterPredict(
     px: Float32Array,

@@ -11,6 +11,14 @@ export interface CompositeMethods {
    * simple spring (critical, goal velocity 0) toward g with halflife/2, then (x, v) a simple
    * spring toward the new xi with halflife/2. The result is smoother than one simple spring:
    * x starts moving with zero acceleration. x, v, xi, vi are updated in place; halflife in s.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, xi, vi, g] = [solver.alloc(3), solver.alloc(3), solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1)];
+   * solver.doubleSpringDamper(x, v, xi, vi, g, 0.2, 1 / 60); // halflife 0.2 s, dt 1/60 s
+   * ```
+   * @group Composite
    */
   doubleSpringDamper(
     x: Float32Array,
@@ -29,6 +37,17 @@ export interface CompositeMethods {
    * x_goal_future = xi + v_goal·t_goal_future, t_goal_future = dt + apprehension·halflife, or
    * toward g once t_goal_future ≥ tGoal; then xi += v_goal·dt. Start with xi = x.
    * x, v, xi are updated in place; apprehension (≥ 0) defaults to 2.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, xi, g] = [solver.alloc(1), solver.alloc(1), solver.alloc(1), solver.alloc(1).fill(5)];
+   * let tGoal = 2; // s left until the goal: count it down yourself
+   * const dt = 1 / 60;
+   * solver.timedSpringDamper(x, v, xi, g, tGoal, 0.1, dt); // halflife 0.1 s
+   * tGoal = Math.max(0, tGoal - dt);
+   * ```
+   * @group Composite
    */
   timedSpringDamper(
     x: Float32Array,
@@ -46,6 +65,14 @@ export interface CompositeMethods {
    * and stops on g; (x, v) is a simple spring toward x_goal_future = xi + x_diff·t_goal_future,
    * t_goal_future = dt + apprehension·halflife, or toward g when |g − xi| ≤ t_goal_future·speed.
    * Start with xi = x. x, v, xi are updated in place; apprehension (≥ 0) defaults to 2.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, xi, g] = [solver.alloc(1), solver.alloc(1), solver.alloc(1), solver.alloc(1).fill(5)];
+   * solver.velocitySpringDamper(x, v, xi, g, 2, 0.1, 1 / 60); // speed 2 units/s, halflife 0.1 s, dt 1/60 s
+   * ```
+   * @group Composite
    */
   velocitySpringDamper(
     x: Float32Array,

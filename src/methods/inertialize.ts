@@ -14,6 +14,15 @@ export interface InertializeMethods {
    * destination (dstX, dstV), the offset absorbs the jump: off = (src + off) − dst for values and
    * velocities, so dst + off right after equals src + off right before. offX, offV are updated
    * in place (start them at 0).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [offX, offV] = [solver.alloc(3), solver.alloc(3)];
+   * const [srcX, srcV, dstX, dstV] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.inertializeTransition(offX, offV, srcX, srcV, dstX, dstV); // at the switch from src to dst
+   * ```
+   * @group Inertialization
    */
   inertializeTransition(
     offX: Float32Array,
@@ -28,6 +37,15 @@ export interface InertializeMethods {
    * decay spring (decay_spring_damper_exact, halflife in s; 0 clears it at once; dt = 0 keeps
    * it), then outX = inX + offX, outV = inV + offV for the animation playing now (inX, inV).
    * outX / outV may be the very arrays inX / inV.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [offX, offV, inX, inV] = [solver.alloc(3).fill(-1), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * const [outX, outV] = [solver.alloc(3), solver.alloc(3)];
+   * solver.inertializeUpdate(outX, outV, offX, offV, inX, inV, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+   * ```
+   * @group Inertialization
    */
   inertializeUpdate(
     outX: Float32Array,

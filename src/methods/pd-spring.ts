@@ -21,6 +21,9 @@ import type { PdIntegrator } from '../reference/pd-spring.js';
 
 export type { PdIntegrator } from '../reference/pd-spring.js';
 
+/**
+ * @group PD
+ */
 export interface PdSpringOptions {
   /** The integration scheme; default 'implicit' (Bowles' stable PD). */
   integrator?: PdIntegrator;
@@ -38,6 +41,14 @@ export interface PdSpringMethods {
    *   damping, vel += F·dt/(1 + dt·2ζω), pos += vel·dt. Only conditionally stable: it converges
    *   iff ωdt < u* = (2ζ + 2√(ζ² + 3))/3 (1.155 at ζ = 0, 2 at ζ = 1).
    * - 'exact': the closed-form transition of the ODE over dt; stable for any dt.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [pos, vel, targetPos, targetVel] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.pdSpring(pos, vel, targetPos, targetVel, 20, 0.7, 1 / 60, { integrator: 'exact' }); // ω 20 rad/s, ζ 0.7, dt 1/60 s
+   * ```
+   * @group PD
    */
   pdSpring(
     pos: Float32Array,
@@ -53,6 +64,16 @@ export interface PdSpringMethods {
    * Bowles' appendix B: a spring driving a rigid body it does not own. Writes only vel, with the
    * stable-PD velocity change vel += dt·F/(1 + dt·2ζω), F = ω²·(targetPos − (pos + dt·vel)) +
    * 2ζω·(targetVel − vel); pos is read. Followed by pos += vel·dt this is pdSpring 'implicit'.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [pos, vel, targetPos, targetVel] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * const dt = 1 / 60; // s
+   * solver.pdSpringRigidBody(pos, vel, targetPos, targetVel, 20, 0.7, dt); // ω 20 rad/s, ζ 0.7; writes vel only
+   * for (let i = 0; i < pos.length; i++) pos[i]! += vel[i]! * dt; // your physics integrates
+   * ```
+   * @group PD
    */
   pdSpringRigidBody(
     pos: Float32Array,

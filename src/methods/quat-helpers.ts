@@ -8,25 +8,100 @@ import { checkAndRun, read, written, type Kernel, type KernelHost, type KernelNa
 import * as reference from '../reference/quat-batch.js';
 
 export interface QuatHelperMethods {
-  /** out = a ⊗ b (rotating by out applies b, then a). */
+  /**
+   * out = a ⊗ b (rotating by out applies b, then a).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, a, b] = [solver.alloc(4), solver.alloc(4), solver.alloc(4)];
+   * a.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * b.set([Math.SQRT1_2, 0, 0, Math.SQRT1_2]);
+   * solver.quatMul(out, a, b); // rotate by b, then by a
+   * ```
+   * @group Quaternions
+   */
   quatMul(out: Float32Array, a: Float32Array, b: Float32Array): void;
-  /** out = q⁻¹ = [−x, −y, −z, w] (unit quaternions). */
+  /**
+   * out = q⁻¹ = [−x, −y, −z, w] (unit quaternions).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, q] = [solver.alloc(4), solver.alloc(4)];
+   * q.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * solver.quatInv(out, q); // [0, -0.707, 0, 0.707]
+   * ```
+   * @group Quaternions
+   */
   quatInv(out: Float32Array, q: Float32Array): void;
-  /** out = q, or −q where w < 0: the same rotation, on the shortest arc. */
+  /**
+   * out = q, or −q where w < 0: the same rotation, on the shortest arc.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, q] = [solver.alloc(4), solver.alloc(4)];
+   * q.set([0, 0, 0, -1]);
+   * solver.quatAbs(out, q); // [0, 0, 0, 1]: the same rotation with w ≥ 0
+   * ```
+   * @group Quaternions
+   */
   quatAbs(out: Float32Array, q: Float32Array): void;
-  /** out = q / |q| (a zero quaternion gives NaN). */
+  /**
+   * out = q / |q| (a zero quaternion gives NaN).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, q] = [solver.alloc(4), solver.alloc(4)];
+   * q.set([0, 1, 0, 1]);
+   * solver.quatNormalize(out, q); // [0, 0.707, 0, 0.707]
+   * ```
+   * @group Quaternions
+   */
   quatNormalize(out: Float32Array, q: Float32Array): void;
-  /** out (3 floats an element) = v rotated by q. */
+  /**
+   * out (3 floats an element) = v rotated by q.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, q, v] = [solver.alloc(3), solver.alloc(4), solver.alloc(3)];
+   * q.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]); // 90° about +Y
+   * v.set([1, 0, 0]);
+   * solver.quatRotate(out, q, v); // [0, 0, -1]
+   * ```
+   * @group Quaternions
+   */
   quatRotate(out: Float32Array, q: Float32Array, v: Float32Array): void;
   /**
    * out (3 floats an element) = angle·axis of abs(q) (2·log q), angle in [0, π]; accurate down to
    * tiny angles (atan2 form). Any nonzero length of q.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, q] = [solver.alloc(3), solver.alloc(4)];
+   * q.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * solver.quatToScaledAngleAxis(out, q); // [0, π/2, 0]: angle (rad) times axis
+   * ```
+   * @group Quaternions
    */
   quatToScaledAngleAxis(out: Float32Array, q: Float32Array): void;
   /**
    * out = the unit quaternion of the scaled angle axis v (exp(v/2)). The wasm backends return the
    * representative with w ≥ 0; the JS backend returns [sin(|v|/2)·v/|v|, cos(|v|/2)], whose w is
    * negative when |v| > π: the same rotation.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, v] = [solver.alloc(4), solver.alloc(3)];
+   * v.set([0, Math.PI / 2, 0]); // 90° about +Y, in rad
+   * solver.quatFromScaledAngleAxis(out, v); // [0, 0.707, 0, 0.707]
+   * ```
+   * @group Quaternions
    */
   quatFromScaledAngleAxis(out: Float32Array, v: Float32Array): void;
   /**
@@ -34,6 +109,16 @@ export interface QuatHelperMethods {
    * t is a number or one value per element, finite, ≥ 0 and ≤ 1000 (t > 1 extrapolates). The
    * float32 kernels' angle error grows as about 6e-7·t rad (the rounding of b ⊗ a⁻¹ and its log,
    * multiplied by t): 6e-4 rad at t = 1000; larger t is a RangeError.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [out, a, b] = [solver.alloc(4), solver.alloc(4), solver.alloc(4)];
+   * a.set([0, 0, 0, 1]);
+   * b.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * solver.quatSlerp(out, a, b, 0.5); // 45° about +Y
+   * ```
+   * @group Quaternions
    */
   quatSlerp(out: Float32Array, a: Float32Array, b: Float32Array, t: Param): void;
 }

@@ -15,11 +15,44 @@ export interface QuatMethods {
    * Critically damped spring of each rotation `q` (angular velocity `w`) toward `qGoal`, exact for
    * any dt, on the shortest arc (simple_spring_damper_exact, quaternion version). halflife 0 snaps
    * to the goal at rest; dt = 0 changes nothing.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [q, w, qGoal] = [solver.alloc(4), solver.alloc(3), solver.alloc(4)];
+   * q.set([0, 0, 0, 1]); // identity, [x, y, z, w]
+   * qGoal.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]); // 90° about +Y
+   * solver.quatSimpleSpringDamper(q, w, qGoal, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s; w in rad/s
+   * ```
+   * @group Quaternions
    */
   quatSimpleSpringDamper(q: Float32Array, w: Float32Array, qGoal: Float32Array, halflife: Param, dt: number): void;
-  /** The same spring toward the identity (decay_spring_damper_exact, with the shortest arc). */
+  /**
+   * The same spring toward the identity (decay_spring_damper_exact, with the shortest arc).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [q, w] = [solver.alloc(4), solver.alloc(3)];
+   * q.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * solver.quatDecaySpringDamper(q, w, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s; toward the identity
+   * ```
+   * @group Quaternions
+   */
   quatDecaySpringDamper(q: Float32Array, w: Float32Array, halflife: Param, dt: number): void;
-  /** Exact damper: `q ← slerp(q, qGoal, 1 − exp(−ln2·dt/halflife))` on the shortest arc (damper_exact). */
+  /**
+   * Exact damper: `q ← slerp(q, qGoal, 1 − exp(−ln2·dt/halflife))` on the shortest arc (damper_exact).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [q, qGoal] = [solver.alloc(4), solver.alloc(4)];
+   * q.set([0, 0, 0, 1]);
+   * qGoal.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * solver.quatDamper(q, qGoal, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+   * ```
+   * @group Quaternions
+   */
   quatDamper(q: Float32Array, qGoal: Float32Array, halflife: Param, dt: number): void;
   /**
    * Inertialization transition for rotations (inertialize_pose_transition), at a switch from the
@@ -29,6 +62,17 @@ export interface QuatMethods {
    * is the rate of the offset's rotation vector r = log(offQ) (what the decay spring moves); J is
    * the left Jacobian of SO(3)'s exponential map, which turns it into an angular velocity.
    * Start offQ at the identity `[0, 0, 0, 1]` and offW at 0.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [offQ, offW, srcQ, srcW, dstQ, dstW] = [solver.alloc(4), solver.alloc(3), solver.alloc(4), solver.alloc(3), solver.alloc(4), solver.alloc(3)];
+   * offQ.set([0, 0, 0, 1]);
+   * srcQ.set([0, 0, 0, 1]);
+   * dstQ.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * solver.quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW);
+   * ```
+   * @group Quaternions
    */
   quatInertializeTransition(
     offQ: Float32Array,
@@ -42,6 +86,16 @@ export interface QuatMethods {
    * Inertialization update for rotations (inertialize_pose_update): the offset decays with
    * quatDecaySpringDamper, then `outQ = offQ ⊗ inQ`, `outW = J(log offQ)·offW + rotate(offQ, inW)`.
    * outQ / outW may be the very arrays inQ / inW.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [offQ, offW, inQ, inW, outQ, outW] = [solver.alloc(4), solver.alloc(3), solver.alloc(4), solver.alloc(3), solver.alloc(4), solver.alloc(3)];
+   * offQ.set([0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+   * inQ.set([0, 0, 0, 1]);
+   * solver.quatInertializeUpdate(outQ, outW, offQ, offW, inQ, inW, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+   * ```
+   * @group Quaternions
    */
   quatInertializeUpdate(
     outQ: Float32Array,

@@ -12,11 +12,28 @@ export interface SignalMethods {
    * Holden's extrapolate: continues (x, v) with a velocity that halves every `halflife` seconds:
    * y = ln2/halflife, x += v·(1 − e^{−y·dt})/y, v *= e^{−y·dt} (exact for any dt; halflife 0
    * stops at once: v = 0, x unchanged). x, v are updated in place.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v] = [solver.alloc(3), solver.alloc(3).fill(2)];
+   * solver.extrapolate(x, v, 0.5, 1 / 60); // velocity halflife 0.5 s, dt 1/60 s
+   * ```
+   * @group Signal
    */
   extrapolate(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void;
   /**
    * Holden's dead_blending_transition: at a switch away from the source (srcX, srcV), the
    * extrapolated state starts from it: extX = srcX, extV = srcV, extT = 0 (s since the switch).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [extX, extV, extT] = [solver.alloc(3), solver.alloc(3), solver.alloc(3)];
+   * const [srcX, srcV] = [solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.deadBlendingTransition(extX, extV, extT, srcX, srcV); // at the switch away from src
+   * ```
+   * @group Signal
    */
   deadBlendingTransition(extX: Float32Array, extV: Float32Array, extT: Float32Array, srcX: Float32Array, srcV: Float32Array): void;
   /**
@@ -26,6 +43,14 @@ export interface SignalMethods {
    * [0, 1]. Once extT ≥ blendTime, outX = inX and extX, extV, extT are left unchanged
    * (blendTime 0: outX = inX). extX, extV, extT are updated in place, outX written; outX may be
    * the very array inX.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [extX, extV, extT, inX, outX] = [solver.alloc(3), solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * solver.deadBlendingUpdate(outX, extX, extV, extT, inX, 0.25, 1 / 60); // blend time 0.25 s, dt 1/60 s
+   * ```
+   * @group Signal
    */
   deadBlendingUpdate(
     outX: Float32Array,
@@ -47,6 +72,15 @@ export interface SignalMethods {
    * stiffness are exact limits; Holden's q = d·q/(d + eps) is never formed). Gains are in [0, 1];
    * gainDt in [2^-60, 2^60] s. x, v are updated in place; `a` is written with the spring's acceleration
    * after the step, s·(targetX − x) − d·v + t2·targetV + t1·targetA (an output only).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [x, v, a] = [solver.alloc(3), solver.alloc(3), solver.alloc(3)];
+   * const [targetX, targetV, targetA] = [solver.alloc(3).fill(1), solver.alloc(3), solver.alloc(3)];
+   * solver.trackingSpringUpdate(x, v, a, targetX, targetV, targetA, 0.1, 0.5, 0, 1 / 60, 1 / 60); // gains x 0.1, v 0.5, a 0; dt 1/60 s, gainDt 1/60 s
+   * ```
+   * @group Signal
    */
   trackingSpringUpdate(
     x: Float32Array,

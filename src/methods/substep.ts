@@ -11,9 +11,13 @@ import { substepMaxDt, substepUniform } from '../reference/substep.js';
  * 'max-dt': floor(dt/maxDt) steps of exactly maxDt, then the remainder as one shorter step.
  * 'uniform': n = ceil(dt/maxDt) equal steps of dt/n.
  * A quotient dt/maxDt within 1e-9 (relative) of a whole number counts as that number.
+ * @group Time steps
  */
 export type SubstepMode = 'max-dt' | 'uniform';
 
+/**
+ * @group Time steps
+ */
 export interface SubstepOptions {
   /** The longest step, in seconds (finite, > 0). */
   maxDt: number;
@@ -26,6 +30,16 @@ export interface SubstepMethods {
    * Advances by dt (s, ≥ 0) by calling `step(h)` with substeps h ≤ maxDt (up to 1e-9·maxDt)
    * that add up to dt; dt = 0 calls nothing. Returns the number of calls. dt/maxDt must be at
    * most 999,999 (a call takes at most a million substeps; a RangeError otherwise).
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * const solver = await createSolver();
+   * const [pos, vel, target, targetVel] = [solver.alloc(3), solver.alloc(3), solver.alloc(3).fill(1), solver.alloc(3)];
+   * const explicit = { integrator: 'explicit' } as const; // stable only for small steps: substep it
+   * // a frame of 1/30 s in substeps of at most 1/240 s
+   * solver.substep(1 / 30, { maxDt: 1 / 240 }, (h) => solver.pdSpring(pos, vel, target, targetVel, 20, 0.7, h, explicit));
+   * ```
+   * @group Time steps
    */
   substep(dt: number, options: SubstepOptions, step: (h: number) => void): number;
 }

@@ -19,6 +19,12 @@ import type { PositionVelocity } from './interpolation.js';
  * Units: x in the points' units, v0, v1 and v per unit of t. Outside [0, 1] the cubic continues.
  * Source: the standard cubic Hermite basis, of which Holden's cubic easing is the case
  * p0 = 0, v1 = 0 (see {@link cubicEasing}). Nothing corrected.
+ * @example
+ * ```ts
+ * import { hermite } from 'spring-solver';
+ * const { x, v } = hermite(0.5, 0, 1, 1, 0); // t 0.5, p0 0, v0 1, p1 1, v1 0
+ * ```
+ * @group Easing
  */
 export function hermite(t: number, p0: number, v0: number, p1: number, v1: number): PositionVelocity {
   const u = 1 - t;
@@ -37,6 +43,12 @@ export function hermite(t: number, p0: number, v0: number, p1: number, v1: numbe
  * Units: g in position units; v and the returned v per unit of t.
  * Source: Holden's cubiceasing.c (`cubic`, weights 3t² − 2t³ on g and t³ − 2t² + t on v, and
  * `cubic_dt`). Nothing corrected.
+ * @example
+ * ```ts
+ * import { cubicEasing } from 'spring-solver';
+ * const { x, v } = cubicEasing(0.5, 1, 1); // t 0.5, v 1, g 1
+ * ```
+ * @group Easing
  */
 export function cubicEasing(t: number, v: number, g: number): PositionVelocity {
   if (t > 1) return { x: g, v: 0 }; // past the blend: at rest on g, as Holden's cubic
@@ -48,13 +60,22 @@ export function cubicEasing(t: number, v: number, g: number): PositionVelocity {
  * velocity `v = s·(6t − 6t²)` for t ≤ 1 (any t below 0 too), and (s, 0) for t > 1.
  * Units: s in position units, v per unit of t. Source: Holden's inertialeasing.c (`smoothstep`,
  * `smoothstep_dt`). Nothing corrected.
+ * @example
+ * ```ts
+ * import { smoothstep } from 'spring-solver';
+ * const { x, v } = smoothstep(0.3, 1); // t 0.3, scale s 1
+ * ```
+ * @group Easing
  */
 export function smoothstep(t: number, s: number): PositionVelocity {
   if (t > 1) return { x: s, v: 0 }; // past the blend: at rest on s
   return { x: s * t * t * (3 - 2 * t), v: 6 * s * t * (1 - t) }; // s·(3t² − 2t³), its derivative s·(6t − 6t²)
 }
 
-/** Easing time t and scale s of a {@link smoothstep} fit: see {@link smoothstepSolve}. */
+/**
+ * Easing time t and scale s of a {@link smoothstep} fit: see {@link smoothstepSolve}.
+ * @group Easing
+ */
 export interface SmoothstepFit {
   t: number;
   s: number;
@@ -96,6 +117,12 @@ export interface SmoothstepFit {
  *   discriminant and the fit is wrong: x = v = 10⁻⁶ gives t = 23.75, past the end of the curve.
  *   Divided by v², the discriminant is (6x/v − 1)² + 8 ≥ 8 and needs no floor.
  * - `eps` is used for the zero-velocity test, where he hard-codes 1e-8 (the same default).
+ * @example
+ * ```ts
+ * import { smoothstepSolve } from 'spring-solver';
+ * const fit = smoothstepSolve(0.5, 1); // x 0.5, v 1
+ * ```
+ * @group Easing
  */
 export function smoothstepSolve(x: number, v: number, overshoot = 0.05, eps = 1e-8): SmoothstepFit {
   // No velocity: start the smoothstep at its beginning, scaled to cover x (Holden's first case).

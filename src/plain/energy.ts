@@ -22,6 +22,12 @@ import { frequencyToStiffness } from './conversions.js';
  * by the spring's own stiffness, so it is not the measure that defines resonance here (it grows
  * without bound with frequency when the spring follows a moving goal): see resonantFrequency
  * and docs/resonance.md.
+ * @example
+ * ```ts
+ * import { springEnergy } from 'spring-solver';
+ * const e = springEnergy(0.5, 2, 1.5); // x 0.5, v 2 units/s, frequency 1.5 Hz; about a goal at 0
+ * ```
+ * @group Conversions
  */
 export function springEnergy(x: number, v: number, frequency: number, xRest = 0, vRest = 0, scale = 1): number {
   const s = frequencyToStiffness(frequency); // s = (2π·f)², Holden's frequency_to_stiffness

@@ -4,7 +4,10 @@
  * @module
  */
 
-/** A position and its velocity. */
+/**
+ * A position and its velocity.
+ * @group Easing
+ */
 export interface PositionVelocity {
   x: number;
   v: number;
@@ -26,6 +29,12 @@ export interface PositionVelocity {
  * v at t = 1 is that segment's slope, the derivative from the left. Outside [0, 1] (where his
  * indices leave the array) the end segments are extended as straight lines.
  * One point gives that point with v = 0; no points throws a RangeError.
+ * @example
+ * ```ts
+ * import { piecewiseInterpolation } from 'spring-solver';
+ * const { x, v } = piecewiseInterpolation(0.25, [0, 1, 0.5, 2]); // t 0.25 in [0, 1]; position and velocity
+ * ```
+ * @group Easing
  */
 export function piecewiseInterpolation(t: number, points: ArrayLike<number>): PositionVelocity {
   const n = points.length;

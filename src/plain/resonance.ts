@@ -29,6 +29,12 @@ import { halflifeToDamping } from './conversions.js';
  * the amplitude is unbounded); halflife = 0 (d = ∞) gives Infinity; goalFrequency = 0 (a still
  * goal, where every frequency gives |H| = 1) gives d/2π, the limit as goalFrequency → 0.
  * A negative or NaN argument gives NaN.
+ * @example
+ * ```ts
+ * import { resonantFrequency } from 'spring-solver';
+ * const f = resonantFrequency(2, 0.3); // goal frequency 2 Hz, halflife 0.3 s; Hz
+ * ```
+ * @group Conversions
  */
 export function resonantFrequency(goalFrequency: number, halflife: number): number {
   if (!(goalFrequency >= 0) || !(halflife >= 0)) return NaN;

@@ -17,7 +17,10 @@ import { phi1, psi } from './exp-integrals.js';
 
 const TWO_LN2 = 2 * Math.LN2;
 
-/** The state after time t as a transition of (j0 = v − vGoal, a). */
+/**
+ * The state after time t as a transition of (j0 = v − vGoal, a).
+ * @group Character
+ */
 export interface CharacterTransition {
   /** x' = x + vGoal·t + cx0·j0 + cxa·a */
   cx0: number;
@@ -30,7 +33,15 @@ export interface CharacterTransition {
   caa: number;
 }
 
-/** Transition over time t ≥ 0 for a halflife (s); t = 0 is the identity for every halflife. */
+/**
+ * Transition over time t ≥ 0 for a halflife (s); t = 0 is the identity for every halflife.
+ * @example
+ * ```ts
+ * import { characterTransition } from 'spring-solver/reference';
+ * const { cx0, cxa } = characterTransition(0.2, 0.5); // halflife 0.2 s, t 0.5 s
+ * ```
+ * @group Character
+ */
 export function characterTransition(halflife: number, t: number): CharacterTransition {
   const y = TWO_LN2 / halflife; // Holden's halflife_to_damping(halflife) / 2
   if (t === 0) return { cx0: 0, cxa: 0, cv0: 1, cva: 0, ca0: 0, caa: 1 };
@@ -72,7 +83,16 @@ function apply(
   aOut[o] = m.ca0 * j0 + m.caa * ai;
 }
 
-/** spring_character_update: x, v, a advanced by dt in place (dt = 0 leaves them unchanged). */
+/**
+ * spring_character_update: x, v, a advanced by dt in place (dt = 0 leaves them unchanged).
+ * @example
+ * ```ts
+ * import { characterUpdate } from 'spring-solver/reference';
+ * const [x, v, a, vGoal] = [new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array([1.5])];
+ * characterUpdate(x, v, a, vGoal, 0.2, 1 / 60); // halflife 0.2 s, dt 1/60 s
+ * ```
+ * @group Character
+ */
 export function characterUpdate(x: Float32Array, v: Float32Array, a: Float32Array, vGoal: Float32Array, halflife: Param, dt: number): void {
   if (dt === 0) return;
   const uniform = typeof halflife === 'number' ? characterTransition(halflife, dt) : null;
@@ -85,6 +105,14 @@ export function characterUpdate(x: Float32Array, v: Float32Array, a: Float32Arra
  * spring_character_predict: for each of the N characters, `count` samples at times k·dt
  * (k = 0 … count − 1), each in closed form from the current state. Character-major: sample k
  * of character c is element c·count + k of px, pv, pa (N·count floats each).
+ * @example
+ * ```ts
+ * import { characterPredict } from 'spring-solver/reference';
+ * const [x, v, a, vGoal] = [new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array([1.5])];
+ * const [px, pv, pa] = [new Float32Array(4), new Float32Array(4), new Float32Array(4)];
+ * characterPredict(px, pv, pa, x, v, a, vGoal, 0.2, 0.2, 4); // halflife 0.2 s, dt between samples 0.2 s
+ * ```
+ * @group Character
  */
 export function characterPredict(
   px: Float32Array,

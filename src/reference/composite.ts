@@ -10,6 +10,13 @@ import { criticalTransitions, paramAt, simpleSpringStep } from './critical.js';
 /**
  * double_spring_damper: the intermediate (xi, vi) is a simple spring toward g with halflife/2,
  * then (x, v) a simple spring toward the new xi with halflife/2.
+ * @example
+ * ```ts
+ * import { doubleSpringDamper } from 'spring-solver/reference';
+ * const [x, v, xi, vi, g] = [new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array([1])];
+ * doubleSpringDamper(x, v, xi, vi, g, 0.2, 1 / 60); // halflife 0.2 s, dt 1/60 s
+ * ```
+ * @group Composite
  */
 export function doubleSpringDamper(
   x: Float32Array,
@@ -34,6 +41,13 @@ export function doubleSpringDamper(
  * after tGoal (the time remaining, counted down by the caller); (x, v) is a simple spring toward
  * x_goal_future = xi + v_goal·t_goal_future, t_goal_future = dt + apprehension·halflife, or toward
  * g once t_goal_future ≥ tGoal; then xi += v_goal·dt.
+ * @example
+ * ```ts
+ * import { timedSpringDamper } from 'spring-solver/reference';
+ * const [x, v, xi, g] = [new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array([5])];
+ * timedSpringDamper(x, v, xi, g, 2, 0.1, 1 / 60); // 2 s left to the goal, halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Composite
  */
 export function timedSpringDamper(
   x: Float32Array,
@@ -62,6 +76,13 @@ export function timedSpringDamper(
  * t_goal_future = dt + apprehension·halflife, or toward g when xi gets there sooner.
  * (Written out rather than sharing the timed spring's loop through a callback: a shared call
  * site would make V8 slow both down, and this is the JS backend.)
+ * @example
+ * ```ts
+ * import { velocitySpringDamper } from 'spring-solver/reference';
+ * const [x, v, xi, g] = [new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array([5])];
+ * velocitySpringDamper(x, v, xi, g, 2, 0.1, 1 / 60); // speed 2 units/s, halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Composite
  */
 export function velocitySpringDamper(
   x: Float32Array,

@@ -11,6 +11,10 @@ export * from './signal.js';
 export * from './pd-spring.js';
 export * from './second-order.js';
 export * from './substep.js';
+/**
+ * Quaternion algebra on `[x, y, z, w]` arrays in float64 (three.js conventions, Hamilton product).
+ * @group Quaternions
+ */
 export * as quat from './quat.js';
 export {
   quatSimpleSpringDamper,

@@ -10,7 +10,10 @@
  */
 
 import type { FloatArray } from './float-array.js';
-/** One halflife (seconds) for all bones, or one per bone. */
+/**
+ * One halflife (seconds) for all bones, or one per bone.
+ * @group Inertialization
+ */
 export type Halflife = number | ArrayLike<number>;
 
 function vectorCount(x: ArrayLike<number>, v: ArrayLike<number>): number {
@@ -30,6 +33,13 @@ function vectorCount(x: ArrayLike<number>, v: ArrayLike<number>): number {
  * @param v velocities, 3N, updated in place
  * @param halflife seconds, a number or one per bone (N); `<= 0` snaps to zero
  * @param dt seconds, `>= 0`; `0` leaves the state unchanged
+ * @example
+ * ```ts
+ * import { vec3DecaySpringDamper } from 'spring-solver/reference';
+ * const [x, v] = [new Float64Array([1, 0, 0]), new Float64Array(3)];
+ * vec3DecaySpringDamper(x, v, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Inertialization
  */
 export function vec3DecaySpringDamper(x: FloatArray, v: FloatArray, halflife: Halflife, dt: number): void {
   const n = vectorCount(x, v);
@@ -65,6 +75,13 @@ export function vec3DecaySpringDamper(x: FloatArray, v: FloatArray, halflife: Ha
  * @param srcV its velocities, 3N
  * @param dstX values of the animation being entered, 3N
  * @param dstV its velocities, 3N
+ * @example
+ * ```ts
+ * import { vec3InertializeTransition } from 'spring-solver/reference';
+ * const [offX, offV] = [new Float64Array(3), new Float64Array(3)];
+ * vec3InertializeTransition(offX, offV, [0, 0, 0], [0, 0, 0], [1, 0, 0], [0, 0, 0]); // src x, v; dst x, v
+ * ```
+ * @group Inertialization
  */
 export function inertializeTransition(
   offX: FloatArray,
@@ -97,6 +114,13 @@ export function inertializeTransition(
  * @param inV its velocities, 3N
  * @param halflife seconds, a number or one per bone (N)
  * @param dt seconds, `>= 0`
+ * @example
+ * ```ts
+ * import { vec3InertializeUpdate } from 'spring-solver/reference';
+ * const [offX, offV, outX, outV] = [new Float64Array([-1, 0, 0]), new Float64Array(3), new Float64Array(3), new Float64Array(3)];
+ * vec3InertializeUpdate(outX, outV, offX, offV, [1, 0, 0], [0, 0, 0], 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Inertialization
  */
 export function inertializeUpdate(
   outX: FloatArray,

@@ -5,6 +5,17 @@
  */
 import type { FloatArray } from './float-array.js';
 
+/**
+ * Writes floats 0…11 of `n` column-major 4×4 matrices `m` (16 floats each) from the quaternions `q`
+ * (x, y, z, w) and scales `s` (3 floats each); the translations are left as they are.
+ * @example
+ * ```ts
+ * import { composeInstanceMatrices } from 'spring-solver/reference';
+ * const m = new Float32Array(16); // one column-major 4×4 matrix
+ * composeInstanceMatrices(m, new Float32Array([0, 0, 0, 1]), new Float32Array([2, 2, 2]), 1); // rotation·scale
+ * ```
+ * @group Core springs
+ */
 export function composeInstanceMatrices(m: FloatArray, q: FloatArray, s: FloatArray, n: number): void {
   for (let i = 0; i < n; i++) {
     const x = q[4 * i]!,

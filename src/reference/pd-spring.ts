@@ -49,11 +49,23 @@
 
 import type { FloatArray } from './float-array.js';
 
-/** A per-batch parameter: one number for every element, or one value per element. */
+/**
+ * A per-batch parameter: one number for every element, or one value per element.
+ * @group PD
+ */
 export type PdParam = number | FloatArray;
 
+/**
+ * @group PD
+ */
+/**
+ * @group PD
+ */
 export type PdIntegrator = 'explicit' | 'semi-implicit' | 'implicit' | 'exact';
 
+/**
+ * @group PD
+ */
 export interface PdSpringOptions {
   /** Integration scheme; default 'implicit' (Bowles' stable PD). */
   integrator?: PdIntegrator;
@@ -62,6 +74,7 @@ export interface PdSpringOptions {
 /**
  * Homogeneous transition of e'' + 2ζω·e' + ω²·e = 0 over `dt` plus the integral of the
  * impulse response: [e(dt), e'(dt)] = [[xx, xv], [vx, vv]]·[e(0), e'(0)], P = ∫0^dt xv(t) dt.
+ * @group PD
  */
 export interface LinearTransition {
   xx: number;
@@ -92,6 +105,12 @@ const NEAR_CRITICAL_TERMS = 10;
  *  4. z < −1/4 (over-damped): exponentials of the two real roots, the slow exponent computed as
  *     κ = u²/(τ + √−z) (= τ − √−z without cancellation); P = dt²(1 − xx)/u² when u² ≥ 1/4, else the
  *     root form P = dt²·(g(−κ) − g(−(τ + √−z)))/(2√−z) with g(x) = expm1(x)/x.
+ * @example
+ * ```ts
+ * import { linearTransition } from 'spring-solver/reference';
+ * const { xx, xv, vx, vv } = linearTransition(20, 0.7, 1 / 60); // ω 20 rad/s, ζ 0.7, dt 1/60 s
+ * ```
+ * @group PD
  */
 export function linearTransition(
   uaf: number,
@@ -244,6 +263,13 @@ function checkBatch(
  * @param dampingRatio damping ratio ζ (≥ 0), scalar or per element
  * @param dt           step in seconds (≥ 0); dt = 0 leaves everything unchanged
  * @throws RangeError on length mismatch, negative/non-finite dt, uaf or dampingRatio
+ * @example
+ * ```ts
+ * import { pdSpring } from 'spring-solver/reference';
+ * const [pos, vel, targetPos, targetVel] = [new Float64Array(1), new Float64Array(1), new Float64Array([1]), new Float64Array(1)];
+ * pdSpring(pos, vel, targetPos, targetVel, 20, 0.7, 1 / 60, { integrator: 'semi-implicit' }); // ω 20 rad/s, ζ 0.7, dt 1/60 s
+ * ```
+ * @group PD
  */
 export function pdSpring(
   pos: FloatArray,
@@ -335,6 +361,13 @@ function stablePdVelocity(x: number, v: number, g: number, q: number, omega: num
  * only read; the caller's rigid-body integrator is expected to advance the position afterwards
  * (with pos += vel·dt the pair is identical to pdSpring(..., { integrator: 'implicit' })).
  * Same argument rules as pdSpring; dt = 0 writes nothing.
+ * @example
+ * ```ts
+ * import { pdSpringRigidBody } from 'spring-solver/reference';
+ * const [pos, vel, targetPos, targetVel] = [new Float64Array(1), new Float64Array(1), new Float64Array([1]), new Float64Array(1)];
+ * pdSpringRigidBody(pos, vel, targetPos, targetVel, 20, 0.7, 1 / 60); // ω 20 rad/s, ζ 0.7, dt 1/60 s; writes vel
+ * ```
+ * @group PD
  */
 export function pdSpringRigidBody(
   pos: FloatArray,

@@ -49,6 +49,13 @@ function boneCount(q: ArrayLike<number>, w?: ArrayLike<number>): number {
  * @param qGoal goal rotations, 4N
  * @param halflife seconds, a number or one per bone; `<= 0` snaps to the goal with `w = 0`
  * @param dt seconds, `>= 0`; `0` leaves the state unchanged
+ * @example
+ * ```ts
+ * import { quatSimpleSpringDamper } from 'spring-solver/reference';
+ * const [q, w] = [new Float64Array([0, 0, 0, 1]), new Float64Array(3)]; // w in rad/s
+ * quatSimpleSpringDamper(q, w, [0, Math.SQRT1_2, 0, Math.SQRT1_2], 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Quaternions
  */
 export function quatSimpleSpringDamper(q: FloatArray, w: FloatArray, qGoal: ArrayLike<number>, halflife: Halflife, dt: number): void {
   const n = boneCount(q, w);
@@ -85,6 +92,13 @@ export function quatSimpleSpringDamper(q: FloatArray, w: FloatArray, qGoal: Arra
  * @param w angular velocities (rad/s), 3N, updated in place
  * @param halflife seconds, a number or one per bone; `<= 0` snaps to the identity with `w = 0`
  * @param dt seconds, `>= 0`; `0` leaves the state unchanged
+ * @example
+ * ```ts
+ * import { quatDecaySpringDamper } from 'spring-solver/reference';
+ * const [q, w] = [new Float64Array([0, Math.SQRT1_2, 0, Math.SQRT1_2]), new Float64Array(3)];
+ * quatDecaySpringDamper(q, w, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Quaternions
  */
 export function quatDecaySpringDamper(q: FloatArray, w: FloatArray, halflife: Halflife, dt: number): void {
   const n = boneCount(q, w);
@@ -117,6 +131,13 @@ export function quatDecaySpringDamper(q: FloatArray, w: FloatArray, halflife: Ha
  * @param qGoal goal rotations, 4N
  * @param halflife seconds, a number or one per bone; `<= 0` copies the goal
  * @param dt seconds, `>= 0`; `0` leaves the state unchanged
+ * @example
+ * ```ts
+ * import { quatDamper } from 'spring-solver/reference';
+ * const q = new Float64Array([0, 0, 0, 1]);
+ * quatDamper(q, [0, Math.SQRT1_2, 0, Math.SQRT1_2], 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Quaternions
  */
 export function quatDamper(q: FloatArray, qGoal: ArrayLike<number>, halflife: Halflife, dt: number): void {
   const n = boneCount(q);
@@ -152,6 +173,13 @@ export function quatDamper(q: FloatArray, qGoal: ArrayLike<number>, halflife: Ha
  * @param srcW its angular velocities, 3N
  * @param dstQ rotations of the animation being entered, 4N
  * @param dstW its angular velocities, 3N
+ * @example
+ * ```ts
+ * import { quatInertializeTransition } from 'spring-solver/reference';
+ * const [offQ, offW] = [new Float64Array([0, 0, 0, 1]), new Float64Array(3)];
+ * quatInertializeTransition(offQ, offW, [0, 0, 0, 1], [0, 0, 0], [0, Math.SQRT1_2, 0, Math.SQRT1_2], [0, 0, 0]);
+ * ```
+ * @group Quaternions
  */
 export function quatInertializeTransition(
   offQ: FloatArray,
@@ -190,6 +218,13 @@ export function quatInertializeTransition(
  * @param inW its angular velocities, 3N
  * @param halflife seconds, a number or one per bone
  * @param dt seconds, `>= 0`
+ * @example
+ * ```ts
+ * import { quatInertializeUpdate } from 'spring-solver/reference';
+ * const [offQ, offW, outQ, outW] = [new Float64Array([0, Math.SQRT1_2, 0, Math.SQRT1_2]), new Float64Array(3), new Float64Array(4), new Float64Array(3)];
+ * quatInertializeUpdate(outQ, outW, offQ, offW, [0, 0, 0, 1], [0, 0, 0], 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Quaternions
  */
 export function quatInertializeUpdate(
   outQ: FloatArray,

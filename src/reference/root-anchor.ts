@@ -15,13 +15,31 @@ import { so3Jacobian } from './so3-jacobian.js';
 const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 
-/** The twist of q about +Y: normalize([0, y, 0, w]) (identity when y = w = 0). */
+/**
+ * The twist of q about +Y: normalize([0, y, 0, w]) (identity when y = w = 0).
+ * @example
+ * ```ts
+ * import { heading } from 'spring-solver/reference';
+ * const yaw = heading([0.1, Math.SQRT1_2, 0, Math.SQRT1_2]); // the rotation about +Y only
+ * ```
+ * @group Inertialization
+ */
 export function heading(q: ArrayLike<number>): Quat {
   const len = Math.hypot(q[1]!, q[3]!);
   return len > 0 ? [0, q[1]! / len, 0, q[3]! / len] : [0, 0, 0, 1];
 }
 
-/** Update: the root of every character, out ← anchor(out): x ← R·x + T, v ← R·v, q ← R ⊗ q, w ← R·w. */
+/**
+ * Update: the root of every character, out ← anchor(out): x ← R·x + T, v ← R·v, q ← R ⊗ q, w ← R·w.
+ * @example
+ * ```ts
+ * import { rootAnchorApply } from 'spring-solver/reference';
+ * const [x, v, q, w] = [new Float64Array(3), new Float64Array(3), new Float64Array([0, 0, 0, 1]), new Float64Array(3)];
+ * // one character of one bone, its root bone 0, anchored 2 units along x
+ * rootAnchorApply(x, v, q, w, [0, 0, 0, 1], [2, 0, 0], 1, 1, 0);
+ * ```
+ * @group Inertialization
+ */
 export function rootAnchorApply(
   outX: FloatArray,
   outV: FloatArray,
@@ -48,6 +66,14 @@ export function rootAnchorApply(
  * then its output before the transition in the old anchor's space (S). With W = anchor(S), the new
  * anchor is R' = heading(W_q) ⊗ inv(heading(dst_q)), T' = W_x − R'·dst_x with T'_y = 0, and the
  * offsets become W in the new anchor's space minus dst, so that anchor'(dst + off') = W.
+ * @example
+ * ```ts
+ * import { rootAnchorTransition } from 'spring-solver/reference';
+ * const [offX, offV, offQ, offW] = [new Float64Array(3), new Float64Array(3), new Float64Array([0, 0, 0, 1]), new Float64Array(3)];
+ * const [anchorQ, anchorX] = [new Float64Array([0, 0, 0, 1]), new Float64Array(3)];
+ * rootAnchorTransition(offX, offV, offQ, offW, [1, 0, 0], [0, 0, 0], [0, 0, 0, 1], [0, 0, 0], anchorQ, anchorX, 1, 1, 0);
+ * ```
+ * @group Inertialization
  */
 export function rootAnchorTransition(
   offX: FloatArray,

@@ -46,9 +46,18 @@ import { linearTransition, type LinearTransition } from './pd-spring.js';
 import type { FloatArray } from './float-array.js';
 import { criticalTimestep, fzrToK } from '../plain/second-order-parameters.js';
 
+/**
+ * @group Second-order
+ */
+/**
+ * @group Second-order
+ */
 export type SecondOrderMethod = 'euler-substep' | 'clamped' | 'pole-zero' | 'exact';
 
-/** One value for every channel, or one value per channel. */
+/**
+ * One value for every channel, or one value per channel.
+ * @group Second-order
+ */
 export type SecondOrderParam = number | FloatArray;
 
 function expand(name: string, p: SecondOrderParam, n: number, check: (v: number) => boolean, rule: string): Float64Array {
@@ -71,6 +80,13 @@ function expand(name: string, p: SecondOrderParam, n: number, check: (v: number)
  * Public state (float64, one entry per channel; may be read, and written to reset a channel):
  * `xPrev` (last input), `y`, `yd`. Parameters `f`, `zeta`, `r` and the derived `k1`, `k2`, `k3`,
  * `tCrit` are fixed at construction. Initial state: y = x0, yd = 0, xPrev = x0 (t3ssel8r).
+ * @example
+ * ```ts
+ * import { SecondOrderDynamicsReference } from 'spring-solver/reference';
+ * const dynamics = new SecondOrderDynamicsReference(1, 2, 0.5, 2, new Float64Array(1)); // f 2 Hz, ζ 0.5, r 2
+ * const y = dynamics.update(1 / 60, new Float64Array([1])); // dt 1/60 s
+ * ```
+ * @group Second-order
  */
 export class SecondOrderDynamicsReference {
   readonly n: number;
@@ -95,6 +111,12 @@ export class SecondOrderDynamicsReference {
    * @param r    initial response, finite
    * @param x0   initial input (and output) per channel, length n
    * @throws RangeError on invalid parameters or lengths
+   * @example
+   * ```ts
+   * import { SecondOrderDynamicsReference } from 'spring-solver/reference';
+   * // 3 channels, f = 1.5 Hz, ζ = 1, r = 0, starting at (0, 0, 0)
+   * const dynamics = new SecondOrderDynamicsReference(3, 1.5, 1, 0, new Float64Array(3));
+   * ```
    */
   constructor(n: number, f: SecondOrderParam, zeta: SecondOrderParam, r: SecondOrderParam, x0: FloatArray) {
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a non-negative integer, got ${n}`);
@@ -125,6 +147,12 @@ export class SecondOrderDynamicsReference {
    * @returns y rounded to float32. The array is owned by this object and overwritten by the next
    *          update; copy it to keep it.
    * @throws RangeError on negative/non-finite dt, wrong lengths or an unknown method
+   * @example
+   * ```ts
+   * import { SecondOrderDynamicsReference } from 'spring-solver/reference';
+   * const dynamics = new SecondOrderDynamicsReference(1, 2, 0.5, 2, new Float64Array(1));
+   * const y = dynamics.update(1 / 60, new Float64Array([1]), undefined, 'pole-zero'); // dt 1/60 s
+   * ```
    */
   update(dt: number, x: FloatArray, xd?: FloatArray, method: SecondOrderMethod = 'pole-zero'): Float32Array {
     const n = this.n;

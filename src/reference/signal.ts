@@ -34,7 +34,16 @@ function decays(halflife: Param, dt: number): (i: number) => Decay {
   return (i) => decay(halflife[i], dt);
 }
 
-/** extrapolate: x += v·(1 − e^{−y·dt})/y, v *= e^{−y·dt}, y = ln2/halflife (halflife 0: v = 0). */
+/**
+ * extrapolate: x += v·(1 − e^{−y·dt})/y, v *= e^{−y·dt}, y = ln2/halflife (halflife 0: v = 0).
+ * @example
+ * ```ts
+ * import { extrapolate } from 'spring-solver/reference';
+ * const [x, v] = [new Float32Array(1), new Float32Array([2])];
+ * extrapolate(x, v, 0.5, 1 / 60); // halflife 0.5 s, dt 1/60 s
+ * ```
+ * @group Signal
+ */
 export function extrapolate(x: Float32Array, v: Float32Array, halflife: Param, dt: number): void {
   if (dt === 0) return;
   const d = decays(halflife, dt);
@@ -45,7 +54,16 @@ export function extrapolate(x: Float32Array, v: Float32Array, halflife: Param, d
   }
 }
 
-/** dead_blending_transition: the extrapolated state starts from the source: extX = srcX, extV = srcV, extT = 0. */
+/**
+ * dead_blending_transition: the extrapolated state starts from the source: extX = srcX, extV = srcV, extT = 0.
+ * @example
+ * ```ts
+ * import { deadBlendingTransition } from 'spring-solver/reference';
+ * const [extX, extV, extT] = [new Float32Array(1), new Float32Array(1), new Float32Array(1)];
+ * deadBlendingTransition(extX, extV, extT, new Float32Array([1]), new Float32Array([0.5]));
+ * ```
+ * @group Signal
+ */
 export function deadBlendingTransition(
   extX: Float32Array,
   extV: Float32Array,
@@ -70,6 +88,13 @@ function smoothstep(ratio: number): number {
  * with decayHalflife the decaying extrapolate), extT += dt and
  * outX = lerp(extX, inX, smoothstep(extT/blendTime)); otherwise outX = inX and the extrapolated
  * state is left as it is (so extT stays ≥ blendTime).
+ * @example
+ * ```ts
+ * import { deadBlendingUpdate } from 'spring-solver/reference';
+ * const [extX, extV, extT, inX, outX] = [new Float32Array(1), new Float32Array(1), new Float32Array(1), new Float32Array([1]), new Float32Array(1)];
+ * deadBlendingUpdate(outX, extX, extV, extT, inX, 0.25, 1 / 60); // blend time 0.25 s, dt 1/60 s
+ * ```
+ * @group Signal
  */
 export function deadBlendingUpdate(
   outX: Float32Array,
@@ -104,6 +129,14 @@ export function deadBlendingUpdate(
  * The forcing d·q enters through P = ∫₀^dt xv = xq/d (dt²/2 when d = 0, where gains in [0, 1]
  * force s = 0), so zero gains are exact. `a` receives the acceleration after the step,
  * s·(g − x') − d·v' + d·q (also at dt = 0, where x and v are unchanged).
+ * @example
+ * ```ts
+ * import { trackingSpringUpdate } from 'spring-solver/reference';
+ * const [x, v, a] = [new Float32Array(1), new Float32Array(1), new Float32Array(1)];
+ * const [tx, tv, ta] = [new Float32Array([1]), new Float32Array(1), new Float32Array(1)];
+ * trackingSpringUpdate(x, v, a, tx, tv, ta, 0.1, 0.5, 0, 1 / 60, 1 / 60); // gains x 0.1, v 0.5, a 0; dt 1/60 s, gainDt 1/60 s
+ * ```
+ * @group Signal
  */
 export function trackingSpringUpdate(
   x: Float32Array,

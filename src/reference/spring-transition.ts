@@ -13,6 +13,7 @@
  * equilibrium `c = g + d·q/s` keeps it exact at s = 0, where c does not exist.
  *
  * Plain float64 reference: it is the oracle the wasm kernels are tested against.
+ * @group Core springs
  */
 
 export interface SpringTransition {
@@ -33,6 +34,13 @@ export const SMALL_STIFFNESS_ST2 = 0.01;
  * Exact transition coefficients over time `t` for stiffness `s ≥ 0` and damping `d ≥ 0`.
  * `d = Infinity` (halflife 0) gives the limit: with s finite v snaps to q and x moves at q,
  * with s infinite too (critical, damping-ratio springs) the state snaps to (g, 0).
+ * @example
+ * ```ts
+ * import { springTransition } from 'spring-solver/reference';
+ * // stiffness 100 1/s², damping 20 1/s (critical), over 1/60 s
+ * const { xx, xv, vx, vv } = springTransition(100, 20, 1 / 60);
+ * ```
+ * @group Core springs
  */
 export function springTransition(s: number, d: number, t: number): SpringTransition {
   if (d === Infinity) {

@@ -7,14 +7,28 @@ import type { SpringMode } from '../core/types.js';
 import { springTransition } from './spring-transition.js';
 import { stiffnessAndDamping } from './spring.js';
 
-/** A strided operand: item i is array[offset + i·stride + c], c < width. */
+/**
+ * A strided operand: item i is array[offset + i·stride + c], c < width.
+ * @group Core springs
+ */
 export interface StridedOperand {
   array: Float32Array;
   offset: number;
   stride: number;
 }
 
-/** `x'' = s·(g − x) + d·(q − v)` stepped exactly by dt over `count` items of `width` floats (uniform parameters). */
+/**
+ * `x'' = s·(g − x) + d·(q − v)` stepped exactly by dt over `count` items of `width` floats (uniform parameters).
+ * @example
+ * ```ts
+ * import { SpringMode } from 'spring-solver';
+ * import { springStrided } from 'spring-solver/reference';
+ * const x = new Float32Array(60), v = new Float32Array(30), g = new Float32Array(30).fill(1); // 10 items of 3
+ * const [xs, vs, gs] = [{ array: x, offset: 0, stride: 6 }, { array: v, offset: 0, stride: 3 }, { array: g, offset: 0, stride: 3 }];
+ * springStrided(SpringMode.Critical, xs, vs, gs, null, 10, 3, 0.2, 0, 1 / 60); // count 10, width 3, halflife 0.2 s, dt 1/60 s
+ * ```
+ * @group Core springs
+ */
 export function springStrided(
   mode: SpringMode,
   x: StridedOperand,

@@ -11,7 +11,10 @@
  * (or 10 plus a 1e-18 s remainder). Consequently a step may exceed maxDt by at most 1e-9·maxDt.
  */
 
-/** A step function advancing some state by `dt` seconds. */
+/**
+ * A step function advancing some state by `dt` seconds.
+ * @group Time steps
+ */
 export type StepFunction = (dt: number) => void;
 
 const RELATIVE_SLACK = 1e-9;
@@ -28,6 +31,12 @@ function checkArgs(dt: number, maxDt: number): void {
  * total time passed to `step` is always dt (up to rounding of the subtraction).
  * dt = 0 calls nothing.
  * @returns the number of calls made
+ * @example
+ * ```ts
+ * import { substepMaxDt } from 'spring-solver/reference';
+ * const calls = substepMaxDt(0.05, 0.02, (h) => console.log(h)); // dt 0.05 s, maxDt 0.02 s; 0.02, 0.02, 0.01
+ * ```
+ * @group Time steps
  */
 export function substepMaxDt(dt: number, maxDt: number, step: StepFunction): number {
   checkArgs(dt, maxDt);
@@ -57,6 +66,12 @@ export function substepMaxDt(dt: number, maxDt: number, step: StepFunction): num
 /**
  * Advance by `dt` in n = ceil(dt/maxDt) equal steps of dt/n (n = 0 and no call when dt = 0).
  * @returns n
+ * @example
+ * ```ts
+ * import { substepUniform } from 'spring-solver/reference';
+ * const calls = substepUniform(0.05, 0.02, (h) => console.log(h)); // dt 0.05 s, maxDt 0.02 s; 3 × 0.01666…
+ * ```
+ * @group Time steps
  */
 export function substepUniform(dt: number, maxDt: number, step: StepFunction): number {
   checkArgs(dt, maxDt);
@@ -67,9 +82,15 @@ export function substepUniform(dt: number, maxDt: number, step: StepFunction): n
   return n;
 }
 
-/** Advances a batch of (pos, vel) channels in place by dt. */
+/**
+ * Advances a batch of (pos, vel) channels in place by dt.
+ * @group Time steps
+ */
 export type BatchStepFunction = (pos: Float64Array, vel: Float64Array, dt: number) => void;
 
+/**
+ * @group Time steps
+ */
 export interface FixedStepAccumulatorOptions {
   /**
    * Maximum number of fixed steps per `advance` call (default 8). When a long frame would need
@@ -93,6 +114,19 @@ export interface FixedStepAccumulatorOptions {
  * Public state: pos = prevPos + (currPos − prevPos)·alpha (same for vel) with
  * alpha = clamp(accumulator/fixedDt, 0, 1). It therefore lags the newest fixed state by up to one
  * fixed step (it shows the simulation at wall time minus fixedDt).
+ * @example
+ * ```ts
+ * import { FixedStepAccumulator, simpleSpringDamper } from 'spring-solver/reference';
+ * const goal = new Float32Array([1]);
+ * const accumulator = new FixedStepAccumulator(1, 1 / 120, (pos, vel, dt) => { // fixed step 1/120 s
+ *   const [x, v] = [Float32Array.from(pos), Float32Array.from(vel)];
+ *   simpleSpringDamper(x, v, goal, 0.1, dt);
+ *   pos.set(x);
+ *   vel.set(v);
+ * });
+ * accumulator.advance(1 / 60); // frame dt 1/60 s
+ * ```
+ * @group Time steps
  */
 export class FixedStepAccumulator {
   readonly n: number;
@@ -116,6 +150,11 @@ export class FixedStepAccumulator {
    * @param step       advances (pos, vel) in place by the given dt
    * @param initialPos initial positions (default 0); copied
    * @param initialVel initial velocities (default 0); copied
+   * @example
+   * ```ts
+   * import { FixedStepAccumulator } from 'spring-solver/reference';
+   * const accumulator = new FixedStepAccumulator(2, 1 / 120, (pos, vel, dt) => pos.forEach((p, i) => (pos[i] = p + vel[i]! * dt)), [0, 0], [1, 2]); // fixed step 1/120 s
+   * ```
    */
   constructor(
     n: number,
@@ -170,6 +209,12 @@ export class FixedStepAccumulator {
   /**
    * Consume a frame of wall-clock time.
    * @returns the number of fixed steps taken
+   * @example
+   * ```ts
+   * import { FixedStepAccumulator } from 'spring-solver/reference';
+   * const accumulator = new FixedStepAccumulator(1, 1 / 120, (pos, vel, dt) => (pos[0] = pos[0]! + vel[0]! * dt), [0], [1]);
+   * const steps = accumulator.advance(1 / 60); // frame dt 1/60 s; 2
+   * ```
    */
   advance(frameDt: number): number {
     if (!(frameDt >= 0) || !Number.isFinite(frameDt)) throw new RangeError(`frameDt must be finite and >= 0, got ${frameDt}`);

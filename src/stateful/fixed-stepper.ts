@@ -10,9 +10,15 @@ import { checkDt } from '../core/dt.js';
 import { MAX_ALLOC_LENGTH, MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
-/** Advances the fixed state (pos, vel) in place by dt, e.g. with a solver method. */
+/**
+ * Advances the fixed state (pos, vel) in place by dt, e.g. with a solver method.
+ * @group Time steps
+ */
 export type FixedStepFunction = (pos: Float32Array, vel: Float32Array, dt: number) => void;
 
+/**
+ * @group Time steps
+ */
 export interface FixedStepperOptions {
   /** Initial positions (copied; length n). Default 0. */
   pos?: Float32Array;
@@ -37,6 +43,17 @@ const RELATIVE_SLACK = 1e-9;
  * how time was split into frames. Then pos = prevPos + (currPos − prevPos)·alpha (vel the same),
  * alpha = accumulator/fixedDt clamped to [0, 1]: the public state lags the newest fixed state by
  * up to one fixed step.
+ * @example
+ * ```ts
+ * import { createSolver, FixedStepper } from 'spring-solver';
+ * const solver = await createSolver();
+ * const goal = solver.alloc(3).fill(1);
+ * // 3 channels, a fixed step of 1/120 s, halflife 0.1 s
+ * const stepper = new FixedStepper(solver, 3, 1 / 120, (pos, vel, dt) => solver.simpleSpringDamper(pos, vel, goal, 0.1, dt));
+ * stepper.advance(1 / 60); // a frame of 1/60 s: two fixed steps
+ * console.log(stepper.pos[0]); // interpolated between the last two fixed states
+ * ```
+ * @group Time steps
  */
 export class FixedStepper {
   readonly n: number;
@@ -65,6 +82,14 @@ export class FixedStepper {
    * @param n       number of channels (a whole number ≥ 0)
    * @param fixedDt the fixed step in seconds (finite, > 0)
    * @param step    advances (pos, vel) in place by the given dt
+   * @example
+   * ```ts
+   * import { createSolver, FixedStepper } from 'spring-solver';
+   * const solver = await createSolver();
+   * const goal = solver.alloc(3).fill(1);
+   * const step = (pos: Float32Array, vel: Float32Array, dt: number) => solver.simpleSpringDamper(pos, vel, goal, 0.1, dt);
+   * const stepper = new FixedStepper(solver, 3, 1 / 120, step, { maxUpdates: 8 }); // 3 channels, fixed step 1/120 s
+   * ```
    */
   constructor(solver: Solver, n: number, fixedDt: number, step: FixedStepFunction, options: FixedStepperOptions = {}) {
     if (!(solver instanceof SolverBase)) throw new TypeError(`FixedStepper: solver must be a Solver, got ${describe(solver)}`);
@@ -139,7 +164,15 @@ export class FixedStepper {
     return this.steps;
   }
 
-  /** Consumes frameDt seconds (finite, ≥ 0) of wall-clock time; returns the number of fixed steps taken. */
+  /**
+   * Consumes frameDt seconds (finite, ≥ 0) of wall-clock time; returns the number of fixed steps taken.
+   * @example
+   * ```ts
+   * import type { FixedStepper } from 'spring-solver';
+   * declare const stepper: FixedStepper;
+   * const steps = stepper.advance(1 / 60); // frame dt 1/60 s; fixed steps taken this frame
+   * ```
+   */
   advance(frameDt: number): number {
     if (this.disposed) throw new TypeError('FixedStepper.advance: this stepper has been disposed');
     this.solver.checkLive('FixedStepper.advance');
@@ -180,7 +213,15 @@ export class FixedStepper {
     return count;
   }
 
-  /** Returns the state to the solver; the arrays must not be used afterwards. Idempotent. */
+  /**
+   * Returns the state to the solver; the arrays must not be used afterwards. Idempotent.
+   * @example
+   * ```ts
+   * import type { FixedStepper } from 'spring-solver';
+   * declare const stepper: FixedStepper;
+   * stepper.dispose(); // frees its solver memory
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

@@ -25,6 +25,7 @@ import { OwnedArrays } from './owned-arrays.js';
  * `[x, y, z]` in rad/s (in the frame the rotation maps into, `dq/dt = ½ ω ⊗ q`). Local or world
  * values, as long as the same bone is always given in the same frame. Arrays from the solver's
  * `alloc` are used in place; any other Float32Array is copied in and out in chunks (slower).
+ * @group Inertialization
  */
 export interface Pose {
   positions: Float32Array;
@@ -33,6 +34,9 @@ export interface Pose {
   angularVelocities: Float32Array;
 }
 
+/**
+ * @group Inertialization
+ */
 export interface InertializerOptions {
   /** Characters (a whole number ≥ 1). */
   count: number;
@@ -83,6 +87,27 @@ const ROOT_TRANSITION: Kernel = {
 /** The largest skeleton with a root bone: one skeleton's rotations must fit a copy chunk (16,384 floats). */
 const MAX_ROOTED_BONES = 4096;
 
+/**
+ * Inertializes the poses of `count` skeletons of `bones` bones: {@link Inertializer.transition} at an
+ * animation switch, {@link Inertializer.update} every frame (offsets in the solver's memory).
+ * @example
+ * ```ts
+ * import { createSolver, Inertializer, type Pose } from 'spring-solver';
+ * const solver = await createSolver();
+ * const count = 2, bones = 3, n = count * bones; // bone b of character c is c·bones + b
+ * const pose = (): Pose => ({
+ *   positions: solver.alloc(3 * n),
+ *   rotations: solver.alloc(4 * n).map((_, i) => (i % 4 === 3 ? 1 : 0)), // identities
+ *   velocities: solver.alloc(3 * n),
+ *   angularVelocities: solver.alloc(3 * n), // rad/s
+ * });
+ * const [source, destination, input, output] = [pose(), pose(), pose(), pose()];
+ * const inertializer = new Inertializer(solver, { count, bones, halflife: 0.1 }); // halflife in s
+ * inertializer.transition(source, destination); // at an animation switch
+ * inertializer.update(input, undefined, 1 / 60, output); // dt 1/60 s; every frame
+ * ```
+ * @group Inertialization
+ */
 export class Inertializer {
   readonly count: number;
   readonly bones: number;
@@ -106,6 +131,13 @@ export class Inertializer {
   /**
    * Allocates the offset state (zero: no transition yet) for `options.count` characters ×
    * `options.bones` bones in the solver's memory; see {@link InertializerOptions}.
+   * @example
+   * ```ts
+   * import { createSolver, Inertializer } from 'spring-solver';
+   * const solver = await createSolver();
+   * // 100 characters of 30 bones, halflife 0.15 s, bone 0 re-anchored as the root
+   * const inertializer = new Inertializer(solver, { count: 100, bones: 30, halflife: 0.15, rootBone: 0 });
+   * ```
    */
   constructor(solver: Solver, options: InertializerOptions) {
     const method = 'Inertializer';
@@ -167,7 +199,15 @@ export class Inertializer {
     return { positions: this.offX, velocities: this.offV, rotations: this.offQ, angularVelocities: this.offW };
   }
 
-  /** Clears every offset (identity rotations) and anchor: the output equals the input again. */
+  /**
+   * Clears every offset (identity rotations) and anchor: the output equals the input again.
+   * @example
+   * ```ts
+   * import type { Inertializer } from 'spring-solver';
+   * declare const inertializer: Inertializer;
+   * inertializer.reset(); // offsets back to zero: the next update shows its input as it is
+   * ```
+   */
   reset(): void {
     this.checkUsable('Inertializer.reset');
     this.offX.fill(0);
@@ -185,6 +225,14 @@ export class Inertializer {
    * velocity and angular velocity). Characters that do not switch pass the same pose as src and dst,
    * or `character` (a character index) limits the switch to that one character: only its bones
    * of src and dst are read and only its offsets (and anchor) change.
+   * @example
+   * ```ts
+   * import type { Inertializer, Pose } from 'spring-solver';
+   * declare const inertializer: Inertializer;
+   * declare const shown: Pose, next: Pose; // the pose on screen and the new animation's pose
+   * inertializer.transition(shown, next); // every character
+   * inertializer.transition(shown, next, 3); // or character 3 only
+   * ```
    */
   transition(src: Pose, dst: Pose, character?: number): void {
     const method = 'Inertializer.transition';
@@ -241,6 +289,14 @@ export class Inertializer {
    * offsets applied (and, for the root bone, the anchor). `halflife`: undefined for the one given
    * at construction, else a number or one value per bone (length `bones`) for this update only.
    * `output`'s arrays may be the very arrays of `input`.
+   * @example
+   * ```ts
+   * import type { Inertializer, Pose } from 'spring-solver';
+   * declare const inertializer: Inertializer;
+   * declare const input: Pose, output: Pose;
+   * inertializer.update(input, undefined, 1 / 60, output); // dt 1/60 s; the options' halflife
+   * inertializer.update(input, 0.3, 1 / 60, output); // halflife 0.3 s; or another one
+   * ```
    */
   update(input: Pose, halflife: Param | undefined, dt: number, output: Pose): void {
     const method = 'Inertializer.update';
@@ -287,7 +343,15 @@ export class Inertializer {
     }
   }
 
-  /** Returns the state to the solver; the offsets must not be used afterwards. Idempotent. */
+  /**
+   * Returns the state to the solver; the offsets must not be used afterwards. Idempotent.
+   * @example
+   * ```ts
+   * import type { Inertializer } from 'spring-solver';
+   * declare const inertializer: Inertializer;
+   * inertializer.dispose(); // frees its solver memory
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

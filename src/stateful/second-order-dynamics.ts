@@ -17,6 +17,9 @@ import { OwnedArrays } from './owned-arrays.js';
 
 export type { SecondOrderMethod } from '../reference/second-order.js';
 
+/**
+ * @group Second-order
+ */
 export interface SecondOrderDynamicsOptions {
   /** The integration method; default 'pole-zero'. */
   method?: SecondOrderMethod;
@@ -43,6 +46,16 @@ const WASM_KERNELS: Record<SecondOrderMethod, KernelName> = {
  * Solver memory: 3n floats of state, n per per-element parameter and, on the wasm backends when
  * a parameter is per element, 7n floats of coefficients (kept while dt and the method stay).
  * `dispose()` returns it.
+ * @example
+ * ```ts
+ * import { createSolver, SecondOrderDynamics } from 'spring-solver';
+ * const solver = await createSolver();
+ * const x = solver.alloc(3).fill(1); // the input signal, 3 channels
+ * // f = 2 Hz, ζ = 0.5, r = 2 (anticipation), starting at rest on 0
+ * const dynamics = new SecondOrderDynamics(solver, 2, 0.5, 2, solver.alloc(3));
+ * const y = dynamics.update(1 / 60, x); // dt 1/60 s; the response
+ * ```
+ * @group Second-order
  */
 export class SecondOrderDynamics {
   readonly n: number;
@@ -77,6 +90,12 @@ export class SecondOrderDynamics {
    * @param zeta   damping ratio ζ (finite, ≥ 0)
    * @param r      initial response (finite; r > 1 overshoots, r < 0 anticipates)
    * @param x0     initial input and output per channel (its length is n)
+   * @example
+   * ```ts
+   * import { createSolver, SecondOrderDynamics } from 'spring-solver';
+   * const solver = await createSolver();
+   * const dynamics = new SecondOrderDynamics(solver, 1.5, 1, 0, solver.alloc(2), { method: 'exact' }); // f 1.5 Hz, ζ 1, r 0
+   * ```
    */
   constructor(solver: Solver, f: Param, zeta: Param, r: Param, x0: Float32Array, options: SecondOrderDynamicsOptions = {}) {
     const where = 'SecondOrderDynamics';
@@ -148,6 +167,13 @@ export class SecondOrderDynamics {
    * (otherwise xd = (x − xPrev)/dt, t3ssel8r); then xPrev = x. dt = 0 changes nothing.
    * @returns `y`, the output: the same Float32Array (in solver memory) at every call, overwritten
    *          by the next update; copy it to keep it.
+   * @example
+   * ```ts
+   * import type { SecondOrderDynamics } from 'spring-solver';
+   * declare const dynamics: SecondOrderDynamics;
+   * declare const x: Float32Array, xd: Float32Array; // the input and, if known, its velocity
+   * const y = dynamics.update(1 / 60, x, xd); // dt 1/60 s
+   * ```
    */
   update(dt: number, x: Float32Array, xd?: Float32Array): Float32Array {
     const where = 'SecondOrderDynamics.update';
@@ -183,7 +209,15 @@ export class SecondOrderDynamics {
     return this.y;
   }
 
-  /** Returns the state to the solver; the arrays must not be used afterwards. Idempotent. */
+  /**
+   * Returns the state to the solver; the arrays must not be used afterwards. Idempotent.
+   * @example
+   * ```ts
+   * import type { SecondOrderDynamics } from 'spring-solver';
+   * declare const dynamics: SecondOrderDynamics;
+   * dynamics.dispose(); // frees its solver memory
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

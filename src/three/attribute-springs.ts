@@ -10,11 +10,30 @@ import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
 
+/**
+ * @group Batched springs
+ */
 export interface AttributeSpringsOptions {
   /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
   halflife?: number;
 }
 
+/**
+ * The items of a BufferAttribute (plain or interleaved) springing toward {@link AttributeSprings.goals}, in place.
+ * @example
+ * ```ts
+ * import { BufferAttribute, BufferGeometry } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { AttributeSprings } from 'spring-solver/three';
+ * const solver = await createSolver();
+ * const position = new BufferAttribute(solver.alloc(3 * 100), 3); // 100 vertices in solver memory
+ * new BufferGeometry().setAttribute('position', position);
+ * const springs = new AttributeSprings(solver, position, { halflife: 0.2 }); // halflife in s
+ * springs.goals.set([0, 1, 0], 3 * 5); // vertex 5 rises to y = 1
+ * springs.update(1 / 60); // dt 1/60 s
+ * ```
+ * @group Batched springs
+ */
 export class AttributeSprings {
   /** Goal items, itemSize floats each, packed; initially the attribute's current values. */
   readonly goals: Float32Array;
@@ -24,6 +43,18 @@ export class AttributeSprings {
   private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
   private disposed = false;
 
+  /**
+   * Springs every item of `attribute`, whose array must be solver memory (`solver.alloc`) on the
+   * wasm backends; the goals start at the current values, the velocities at 0.
+   * @example
+   * ```ts
+   * import { BufferAttribute } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { AttributeSprings } from 'spring-solver/three';
+   * const solver = await createSolver();
+   * const springs = new AttributeSprings(solver, new BufferAttribute(solver.alloc(300), 3), { halflife: 0.2 });
+   * ```
+   */
   constructor(
     private readonly solver: Solver,
     readonly attribute: BufferAttribute | InterleavedBufferAttribute,
@@ -57,7 +88,15 @@ export class AttributeSprings {
     }
   }
 
-  /** Steps every item by dt (s) toward its goal; marks the attribute for upload. */
+  /**
+   * Steps every item by dt (s) toward its goal; marks the attribute for upload.
+   * @example
+   * ```ts
+   * import type { AttributeSprings } from 'spring-solver/three';
+   * declare const springs: AttributeSprings;
+   * springs.update(1 / 60); // dt 1/60 s; the items move, the attribute is marked for upload
+   * ```
+   */
   update(dt: number): void {
     if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
     checkDt(this.solver, 'AttributeSprings.update', dt);
@@ -67,7 +106,15 @@ export class AttributeSprings {
     else a.needsUpdate = true;
   }
 
-  /** Frees the goals and velocities (the attribute's array stays the caller's). */
+  /**
+   * Frees the goals and velocities (the attribute's array stays the caller's).
+   * @example
+   * ```ts
+   * import type { AttributeSprings } from 'spring-solver/three';
+   * declare const springs: AttributeSprings;
+   * springs.dispose(); // frees the goals and velocities
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

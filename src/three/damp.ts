@@ -26,7 +26,10 @@ import { springTransition, type SpringTransition } from '../reference/spring-tra
 import { stiffnessAndDamping } from '../reference/spring.js';
 import { abs, fromScaledAngleAxis, inv, mul, slerp, toScaledAngleAxis } from '../reference/quat.js';
 
-/** A target given as a three.js vector or any {x, y, z}. */
+/**
+ * A target given as a three.js vector or any {x, y, z}.
+ * @group Single values
+ */
 export interface Vector3Like {
   x: number;
   y: number;
@@ -56,12 +59,35 @@ function stateOf(object: object, key: string, size: number): State {
   return state;
 }
 
-/** The velocity a spring helper keeps for `object` (and `key`, for {@link spring}); zeros before the first call. */
+/**
+ * The velocity a spring helper keeps for `object` (and `key`, for {@link spring}); zeros before the first call.
+ * @example
+ * ```ts
+ * import { Vector3 } from 'three';
+ * import { spring3, springVelocity } from 'spring-solver/three';
+ * const p = new Vector3();
+ * spring3(p, new Vector3(1, 0, 0), 0.2, 1 / 60);
+ * const [vx, vy, vz] = springVelocity(p); // units/s
+ * ```
+ * @group Single values
+ */
 export function springVelocity(object: object, key = ''): number[] {
   return [...(states.get(object)?.get(key)?.v ?? [0, 0, 0].slice(0, key === '' ? 3 : 1))];
 }
 
-/** Forgets the velocity (and max-speed leader) of `object`: its next spring call starts at rest. */
+/**
+ * Forgets the velocity (and max-speed leader) of `object`: its next spring call starts at rest.
+ * @example
+ * ```ts
+ * import { Vector3 } from 'three';
+ * import { resetSpring, spring3 } from 'spring-solver/three';
+ * const p = new Vector3();
+ * spring3(p, new Vector3(1, 0, 0), 0.2, 1 / 60);
+ * p.set(5, 0, 0); // teleported:
+ * resetSpring(p); // its velocity is forgotten
+ * ```
+ * @group Single values
+ */
 export function resetSpring(object: object): void {
   states.delete(object);
 }
@@ -134,7 +160,15 @@ function follow(x: number[], v: number[], g: number[], q: number[] | null, m: Sp
   }
 }
 
-/** `a` wrapped into [−π, π). */
+/**
+ * `a` wrapped into [−π, π).
+ * @example
+ * ```ts
+ * import { wrapAngle } from 'spring-solver/three';
+ * const a = wrapAngle(3 * Math.PI); // −π (rad): the same angle, wrapped into [−π, π)
+ * ```
+ * @group Single values
+ */
 export function wrapAngle(a: number): number {
   return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
 }
@@ -142,6 +176,13 @@ export function wrapAngle(a: number): number {
 /**
  * Springs the number `object[key]` toward `target` (critical, exact), keeping its velocity;
  * returns the new value. halflife and dt in seconds; maxSpeed (units/s) limits the goal's speed.
+ * @example
+ * ```ts
+ * import { spring } from 'spring-solver/three';
+ * const slider = { value: 0 };
+ * spring(slider, 'value', 1, 0.15, 1 / 60); // target 1, halflife 0.15 s, dt 1/60 s; returns the new value
+ * ```
+ * @group Single values
  */
 export function spring<K extends string>(
   object: Record<K, number>,
@@ -157,6 +198,14 @@ export function spring<K extends string>(
 /**
  * {@link spring} for an angle (radians): the target is taken at its equivalent nearest the value
  * (the leader, with maxSpeed), so the spring turns the short way; the value is not wrapped.
+ * @example
+ * ```ts
+ * import { Object3D } from 'three';
+ * import { springAngle } from 'spring-solver/three';
+ * const turret = new Object3D();
+ * springAngle(turret.rotation, 'y', Math.PI, 0.2, 1 / 60); // target Math.PI rad, halflife 0.2 s, dt 1/60 s
+ * ```
+ * @group Single values
  */
 export function springAngle<K extends string>(
   object: Record<K, number>,
@@ -192,7 +241,17 @@ function springNumber(
   return x[0];
 }
 
-/** Springs the vector `value` toward `target` (critical, exact, per axis), in place; maxSpeed limits the goal's speed (units/s). */
+/**
+ * Springs the vector `value` toward `target` (critical, exact, per axis), in place; maxSpeed limits the goal's speed (units/s).
+ * @example
+ * ```ts
+ * import { PerspectiveCamera, Vector3 } from 'three';
+ * import { spring3 } from 'spring-solver/three';
+ * const camera = new PerspectiveCamera();
+ * spring3(camera.position, new Vector3(0, 2, 5), 0.35, 1 / 60, 20); // halflife 0.35 s, dt 1/60 s, max speed 20 units/s
+ * ```
+ * @group Single values
+ */
 export function spring3(value: Vector3, target: Vector3Like, halflife: number, dt: number, maxSpeed = Infinity): Vector3 {
   const method = 'spring3';
   checkObject(method, 'value', value);
@@ -212,6 +271,14 @@ export function spring3(value: Vector3, target: Vector3Like, halflife: number, d
 /**
  * Springs the Euler angles of `value` toward `target` (same order), each angle the short way
  * (see {@link springAngle}), in place. maxSpeed (rad/s) limits the goal's speed.
+ * @example
+ * ```ts
+ * import { Euler, Object3D } from 'three';
+ * import { springEuler } from 'spring-solver/three';
+ * const head = new Object3D();
+ * springEuler(head.rotation, new Euler(0.2, 1, 0), 0.2, 1 / 60); // halflife 0.2 s, dt 1/60 s
+ * ```
+ * @group Single values
  */
 export function springEuler(value: Euler, target: Euler, halflife: number, dt: number, maxSpeed = Infinity): Euler {
   const method = 'springEuler';
@@ -236,6 +303,15 @@ export function springEuler(value: Euler, target: Euler, halflife: number, dt: n
  * simple_spring_damper_exact for quaternions, float64: src/reference/quat-spring.ts); the
  * angular velocity (rad/s, scaled angle axis) is kept. Stepped in the log map, it is exact
  * under dt splitting while the remaining rotation is below π.
+ * @example
+ * ```ts
+ * import { Object3D, Quaternion, Vector3 } from 'three';
+ * import { springQuat } from 'spring-solver/three';
+ * const ship = new Object3D();
+ * const target = new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), Math.PI / 2);
+ * springQuat(ship.quaternion, target, 0.3, 1 / 60); // halflife 0.3 s, dt 1/60 s
+ * ```
+ * @group Single values
  */
 export function springQuat(value: Quaternion, target: Quaternion, halflife: number, dt: number): Quaternion {
   const [q, g] = checkedRotations('springQuat', value, target, halflife, dt);
@@ -257,7 +333,16 @@ export function springQuat(value: Quaternion, target: Quaternion, halflife: numb
   return value;
 }
 
-/** Exact damper (no velocity): `x + (target − x)·(1 − exp(−ln2·dt / halflife))`. Returns the new value. */
+/**
+ * Exact damper (no velocity): `x + (target − x)·(1 − exp(−ln2·dt / halflife))`. Returns the new value.
+ * @example
+ * ```ts
+ * import { damper } from 'spring-solver/three';
+ * let opacity = 0;
+ * opacity = damper(opacity, 1, 0.1, 1 / 60); // target 1, halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Single values
+ */
 export function damper(x: number, target: number, halflife: number, dt: number): number {
   checkArgs('damper', halflife, dt, Infinity);
   checkFinite('damper', 'x', [x]);
@@ -266,7 +351,17 @@ export function damper(x: number, target: number, halflife: number, dt: number):
   return target + (x - target) * Math.exp((-Math.LN2 * dt) / halflife);
 }
 
-/** Exact damper of a vector toward `target`, in place. */
+/**
+ * Exact damper of a vector toward `target`, in place.
+ * @example
+ * ```ts
+ * import { Object3D } from 'three';
+ * import { damper3 } from 'spring-solver/three';
+ * const marker = new Object3D();
+ * damper3(marker.position, { x: 1, y: 0, z: 2 }, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Single values
+ */
 export function damper3(value: Vector3, target: Vector3Like, halflife: number, dt: number): Vector3 {
   checkObject('damper3', 'value', value);
   checkObject('damper3', 'target', target);
@@ -277,7 +372,17 @@ export function damper3(value: Vector3, target: Vector3Like, halflife: number, d
   return value;
 }
 
-/** Exact damper of a rotation toward `target`, shortest arc: slerp by 1 − exp(−ln2·dt / halflife), in place. */
+/**
+ * Exact damper of a rotation toward `target`, shortest arc: slerp by 1 − exp(−ln2·dt / halflife), in place.
+ * @example
+ * ```ts
+ * import { Object3D, Quaternion } from 'three';
+ * import { damperQuat } from 'spring-solver/three';
+ * const arrow = new Object3D();
+ * damperQuat(arrow.quaternion, new Quaternion(0, Math.SQRT1_2, 0, Math.SQRT1_2), 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
+ * @group Single values
+ */
 export function damperQuat(value: Quaternion, target: Quaternion, halflife: number, dt: number): Quaternion {
   const [q, g] = checkedRotations('damperQuat', value, target, halflife, dt);
   if (dt === 0) return value;

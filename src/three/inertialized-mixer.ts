@@ -22,6 +22,9 @@ import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
 
+/**
+ * @group Inertialization
+ */
 export interface InertializedMixerOptions {
   /**
    * Seconds for an offset to halve: a number, or a function giving it for each animated object
@@ -73,6 +76,18 @@ const KIND_SIZE = { position: 3, quaternion: 4, scale: 3 } as const;
  * frame costs one kernel call whatever the number of characters. The set of mixers and the
  * objects they animate are fixed at construction: create every action (`mixer.clipAction`)
  * before. Bone b of character m is the b-th object the mixer animates (the root first, if given).
+ * @example
+ * ```ts
+ * import type { AnimationMixer } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { InertializedMixerGroup } from 'spring-solver/three';
+ * declare const mixers: AnimationMixer[]; // one per character, their actions created
+ * const solver = await createSolver();
+ * const group = new InertializedMixerGroup(solver, mixers, { halflife: 0.1 }); // halflife in s
+ * group.transition(mixers[3]); // character 3 switched clips
+ * group.update(1 / 60); // dt 1/60 s; every character, one kernel call
+ * ```
+ * @group Inertialization
  */
 export class InertializedMixerGroup {
   readonly mixers: readonly AnimationMixer[];
@@ -106,6 +121,21 @@ export class InertializedMixerGroup {
   private disposed = false;
   private readonly zeroVelocity: 'source' | 'destination' | undefined;
 
+  /**
+   * Takes over what `mixers` animate (create it after `mixer.clipAction(…)` for every clip): call
+   * {@link InertializedMixerGroup.update} instead of `mixer.update` for each of them.
+   * @example
+   * ```ts
+   * import type { AnimationMixer, Object3D } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { InertializedMixerGroup } from 'spring-solver/three';
+   * declare const mixers: AnimationMixer[];
+   * const solver = await createSolver();
+   * // a halflife per object: 0.2 s for the hips, 0.1 s for the others
+   * const halflife = (object: Object3D) => (object.name === 'hips' ? 0.2 : 0.1);
+   * const group = new InertializedMixerGroup(solver, mixers, { halflife });
+   * ```
+   */
   constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
     const method = 'InertializedMixerGroup';
     if (!(solver instanceof SolverBase))
@@ -205,6 +235,15 @@ export class InertializedMixerGroup {
    * them): the offsets absorb the difference between what was on screen and the new pose, with
    * their velocities, so that the output continues smoothly. Runs mixer.update(0), update(ε) and
    * update(−ε) on each of these mixers (their events fire), which leaves their time unchanged.
+   * @example
+   * ```ts
+   * import type { AnimationMixer } from 'three';
+   * import type { InertializedMixerGroup } from 'spring-solver/three';
+   * declare const group: InertializedMixerGroup;
+   * declare const mixer: AnimationMixer;
+   * group.transition(mixer); // this mixer's actions changed
+   * group.transition(); // or every mixer's
+   * ```
    */
   transition(which?: AnimationMixer | readonly AnimationMixer[]): void {
     const method = 'InertializedMixerGroup.transition';
@@ -218,7 +257,15 @@ export class InertializedMixerGroup {
     for (const m of indices) this.transitionOne(m);
   }
 
-  /** Advances every mixer by dt (s, ≥ 0) and writes the inertialized pose to the objects they animate. */
+  /**
+   * Advances every mixer by dt (s, ≥ 0) and writes the inertialized pose to the objects they animate.
+   * @example
+   * ```ts
+   * import type { InertializedMixerGroup } from 'spring-solver/three';
+   * declare const group: InertializedMixerGroup;
+   * group.update(1 / 60); // dt 1/60 s; instead of every mixer.update(dt)
+   * ```
+   */
   update(dt: number): void {
     const method = 'InertializedMixerGroup.update';
     this.checkUsable(method);
@@ -238,7 +285,15 @@ export class InertializedMixerGroup {
     for (let m = 0; m < this.mixers.length; m++) this.writeObjects(m);
   }
 
-  /** Returns the solver memory; the group must not be used afterwards. Idempotent. */
+  /**
+   * Returns the solver memory; the group must not be used afterwards. Idempotent.
+   * @example
+   * ```ts
+   * import type { InertializedMixerGroup } from 'spring-solver/three';
+   * declare const group: InertializedMixerGroup;
+   * group.dispose(); // the mixers animate their objects again
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -403,27 +458,80 @@ export class InertializedMixerGroup {
   }
 }
 
-/** One mixer: an {@link InertializedMixerGroup} of one. */
+/**
+ * One mixer: an {@link InertializedMixerGroup} of one.
+ * @example
+ * ```ts
+ * import { AnimationClip, AnimationMixer, Object3D, VectorKeyframeTrack } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { InertializedMixer } from 'spring-solver/three';
+ * const solver = await createSolver();
+ * const box = new Object3D();
+ * const mixer = new AnimationMixer(box);
+ * const action = mixer.clipAction(new AnimationClip('walk', 2, [new VectorKeyframeTrack('.position', [0, 2], [0, 0, 0, 4, 0, 0])])).play();
+ * const im = new InertializedMixer(solver, mixer, { halflife: 0.1 }); // halflife in s
+ * action.time = 1.3; // a jump (or a switch of clips)
+ * im.transition(); // what was on screen carries on, with its velocity
+ * im.update(1 / 60); // dt 1/60 s; instead of mixer.update
+ * ```
+ * @group Inertialization
+ */
 export class InertializedMixer {
   readonly mixer: AnimationMixer;
   private readonly group: InertializedMixerGroup;
 
+  /**
+   * Takes over what `mixer` animates (create it after `mixer.clipAction(…)` for every clip).
+   * @example
+   * ```ts
+   * import { AnimationMixer, Object3D } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { InertializedMixer } from 'spring-solver/three';
+   * declare const character: Object3D; // with its clips' actions created: mixer.clipAction(clip)
+   * const solver = await createSolver();
+   * const im = new InertializedMixer(solver, new AnimationMixer(character), { halflife: 0.15 }); // halflife in s
+   * ```
+   */
   constructor(solver: Solver, mixer: AnimationMixer, options: InertializedMixerOptions) {
     this.mixer = mixer;
     this.group = new InertializedMixerGroup(solver, [mixer], options);
   }
 
-  /** After switching or jumping animations: see {@link InertializedMixerGroup.transition}. */
+  /**
+   * After switching or jumping animations: see {@link InertializedMixerGroup.transition}.
+   * @example
+   * ```ts
+   * import type { InertializedMixer } from 'spring-solver/three';
+   * declare const im: InertializedMixer;
+   * im.transition(); // right after changing the mixer's actions (play, stop, time, crossFade…)
+   * ```
+   */
   transition(): void {
     this.group.transition();
   }
 
-  /** Instead of mixer.update(dt): advances the mixer and writes the inertialized pose. */
+  /**
+   * Instead of mixer.update(dt): advances the mixer and writes the inertialized pose.
+   * @example
+   * ```ts
+   * import type { InertializedMixer } from 'spring-solver/three';
+   * declare const im: InertializedMixer;
+   * im.update(1 / 60); // dt 1/60 s; every frame, instead of im.mixer.update(dt)
+   * ```
+   */
   update(dt: number): void {
     this.group.update(dt);
   }
 
-  /** Returns the solver memory. Idempotent. */
+  /**
+   * Returns the solver memory. Idempotent.
+   * @example
+   * ```ts
+   * import type { InertializedMixer } from 'spring-solver/three';
+   * declare const im: InertializedMixer;
+   * im.dispose(); // the mixer animates its objects again
+   * ```
+   */
   dispose(): void {
     this.group.dispose();
   }

@@ -11,6 +11,9 @@ import { checkNumber, describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { instanceComposition, instanceTranslations } from '../api/instance-matrices.js';
 
+/**
+ * @group Batched springs
+ */
 export interface InstancedSpringsOptions<R extends boolean = boolean, S extends boolean = boolean> {
   /** Seconds for half the distance to the goal to be covered (critical spring). Default 0.25. */
   halflife?: number;
@@ -24,9 +27,15 @@ export interface InstancedSpringsOptions<R extends boolean = boolean, S extends 
   scale?: S;
 }
 
-/** The type of an InstancedSprings array that exists with an option: Float32Array when the option is true, null when it is false (either when it is not known). */
+/**
+ * The type of an InstancedSprings array that exists with an option: Float32Array when the option is true, null when it is false (either when it is not known).
+ * @group Batched springs
+ */
 export type ArrayIf<B extends boolean> = B extends true ? Float32Array : null;
-/** The same for the arrays that exist with either of two options (`rotations`, `scales`). */
+/**
+ * The same for the arrays that exist with either of two options (`rotations`, `scales`).
+ * @group Batched springs
+ */
 export type ArrayIfEither<R extends boolean, S extends boolean> = R extends true ? Float32Array : ArrayIf<S>;
 
 const MATRIX = 16;
@@ -35,6 +44,19 @@ const TRANSLATION = 12;
 /**
  * `R` and `S` are the `rotation` and `scale` options as the constructor's argument gives them, so
  * that `new InstancedSprings(solver, mesh, { rotation: true }).rotationGoals` is typed Float32Array.
+ * @example
+ * ```ts
+ * import { BoxGeometry, InstancedMesh, Matrix4, MeshNormalMaterial } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { InstancedSprings } from 'spring-solver/three';
+ * const solver = await createSolver();
+ * const mesh = new InstancedMesh(new BoxGeometry(), new MeshNormalMaterial(), 100);
+ * for (let i = 0; i < 100; i++) mesh.setMatrixAt(i, new Matrix4().makeTranslation(i, 0, 0));
+ * const springs = new InstancedSprings(solver, mesh, { halflife: 0.3 }); // halflife in s
+ * springs.goals.set([10, 5, 10], 42 * 3); // instance 42 heads for (10, 5, 10)
+ * springs.update(1 / 60); // dt 1/60 s
+ * ```
+ * @group Batched springs
  */
 export class InstancedSprings<R extends boolean = false, S extends boolean = false> {
   /** The instance matrices (16 floats each, column-major), in solver memory: `mesh.instanceMatrix.array`. */
@@ -68,6 +90,17 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
   /**
    * Moves `mesh`'s instance matrices into solver memory (their values are kept) and replaces
    * `mesh.instanceMatrix` by an attribute over them.
+   * @example
+   * ```ts
+   * import { BoxGeometry, InstancedMesh, MeshNormalMaterial } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { InstancedSprings } from 'spring-solver/three';
+   * const solver = await createSolver();
+   * const mesh = new InstancedMesh(new BoxGeometry(), new MeshNormalMaterial(), 100);
+   * const springs = new InstancedSprings(solver, mesh, { halflife: 0.3, rotation: true, scale: true });
+   * springs.rotationGoals.set([0, Math.SQRT1_2, 0, Math.SQRT1_2], 7 * 4); // instance 7 turns 90° about +Y
+   * springs.scaleGoals.set([2, 2, 2], 7 * 3);
+   * ```
    */
   constructor(
     private readonly solver: Solver,
@@ -121,7 +154,15 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     mesh.instanceMatrix = attribute;
   }
 
-  /** Steps every translation (and rotation and scale, if sprung) by dt (s) toward its goal; marks the matrices for upload. */
+  /**
+   * Steps every translation (and rotation and scale, if sprung) by dt (s) toward its goal; marks the matrices for upload.
+   * @example
+   * ```ts
+   * import type { InstancedSprings } from 'spring-solver/three';
+   * declare const springs: InstancedSprings;
+   * springs.update(1 / 60); // dt 1/60 s; every frame: springs, then the matrices (marked for upload)
+   * ```
+   */
   update(dt: number): void {
     const method = 'InstancedSprings.update';
     if (this.disposed) throw new TypeError(`${method}: disposed`);
@@ -143,7 +184,15 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     this.mesh.instanceMatrix.needsUpdate = true;
   }
 
-  /** Gives the mesh a copy of its matrices outside solver memory and frees the solver arrays. */
+  /**
+   * Gives the mesh a copy of its matrices outside solver memory and frees the solver arrays.
+   * @example
+   * ```ts
+   * import type { InstancedSprings } from 'spring-solver/three';
+   * declare const springs: InstancedSprings;
+   * springs.dispose(); // frees its solver memory; the mesh keeps its last matrices
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

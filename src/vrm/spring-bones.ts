@@ -30,6 +30,9 @@ import {
 import { C_OWNER, colliderToWorld, shapeToWorld, type SpringBoneArrays } from '../reference/spring-bones.js';
 import { AFFINE, layOut, type JointInternals, type Layout } from './layout.js';
 
+/**
+ * @group Spring bones
+ */
 export interface SpringBonesOptions {
   /**
    * Seconds per simulation step, or undefined (the default): one step per update with the
@@ -100,15 +103,18 @@ const LOCAL = new Float64Array(EXT);
  * `scale` and joint settings and collider shapes are read at attach and `refresh()`.
  *
  * @example
- * ```js
+ * ```ts
  * import { createSolver } from 'spring-solver';
- * import { SpringBones } from 'spring-solver/vrm';
+ * import { SpringBones, type SpringBoneManager } from 'spring-solver/vrm';
+ * declare const vrms: { springBoneManager: SpringBoneManager; update(dt: number): void }[]; // three-vrm's VRMs
  * const solver = await createSolver();
  * const bones = new SpringBones(solver, vrms.map((vrm) => vrm.springBoneManager));
- * // each frame:
- * for (const vrm of vrms) vrm.update(dt); // humanoid, look-at, expressions…: spring bones skipped
- * bones.update(dt);                        // every avatar's spring bones, batched
+ * function frame(dt: number) {
+ *   for (const vrm of vrms) vrm.update(dt); // humanoid, look-at, expressions…: spring bones skipped
+ *   bones.update(dt); // every avatar's spring bones, batched (dt in s)
+ * }
  * ```
+ * @group Spring bones
  */
 export class SpringBones {
   private readonly solver: SolverBase;
@@ -142,6 +148,14 @@ export class SpringBones {
   /**
    * Attaches `managers` (each a three-vrm `VRMSpringBoneManager`, built by its loader or in
    * code, after its `setInitState()`): their joints' state carries on from where three-vrm left it.
+   * @example
+   * ```ts
+   * import { createSolver } from 'spring-solver';
+   * import { SpringBones, type SpringBoneManager } from 'spring-solver/vrm';
+   * declare const managers: SpringBoneManager[]; // each loaded VRM's vrm.springBoneManager
+   * const solver = await createSolver();
+   * const bones = new SpringBones(solver, managers, { fixedStep: 1 / 60 }); // fixed steps of 1/60 s
+   * ```
    */
   constructor(solver: Solver, managers: readonly VRMSpringBoneManager[], options: SpringBonesOptions = {}) {
     const method = 'SpringBones';
@@ -191,6 +205,12 @@ export class SpringBones {
    * the bones on their parents, as three-vrm does), and writes each joint's `bone.quaternion`
    * (and `rotation`), `bone.matrix` and `bone.matrixWorld`, then the matrixWorld of the joint
    * bones' other descendants, as three-vrm's manager does. Call it after every `vrm.update(dt)`.
+   * @example
+   * ```ts
+   * import type { SpringBones } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * bones.update(1 / 60); // dt 1/60 s; after every vrm.update(dt)
+   * ```
    */
   update(dt: number): void {
     const method = 'SpringBones.update';
@@ -235,7 +255,16 @@ export class SpringBones {
     this.writeBones();
   }
 
-  /** Attaches one more manager (an avatar joining the crowd); its state carries on from three-vrm's. */
+  /**
+   * Attaches one more manager (an avatar joining the crowd); its state carries on from three-vrm's.
+   * @example
+   * ```ts
+   * import type { SpringBones, SpringBoneManager } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * declare const manager: SpringBoneManager; // a VRM that joins the scene
+   * bones.add(manager);
+   * ```
+   */
   add(manager: VRMSpringBoneManager): void {
     const method = 'SpringBones.add';
     this.checkLive(method);
@@ -244,7 +273,16 @@ export class SpringBones {
     this.attach(manager);
   }
 
-  /** Gives one manager back (its `update` runs three-vrm's own again), with its joints' state. */
+  /**
+   * Gives one manager back (its `update` runs three-vrm's own again), with its joints' state.
+   * @example
+   * ```ts
+   * import type { SpringBones, SpringBoneManager } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * declare const manager: SpringBoneManager; // a VRM that leaves the scene
+   * bones.remove(manager); // the manager gets its own update back
+   * ```
+   */
   remove(manager: VRMSpringBoneManager): void {
     const method = 'SpringBones.remove';
     this.checkLive(method);
@@ -253,13 +291,29 @@ export class SpringBones {
     this.detach(manager);
   }
 
-  /** As each manager's `reset()`: every joint back to its initial rotation, its tail at rest. */
+  /**
+   * As each manager's `reset()`: every joint back to its initial rotation, its tail at rest.
+   * @example
+   * ```ts
+   * import type { SpringBones } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * bones.reset(); // every joint back to its initial state, as manager.reset() does
+   * ```
+   */
   reset(): void {
     this.checkLive('SpringBones.reset');
     this.throughThreeVrm(this.managerList, 'reset');
   }
 
-  /** As each manager's `setInitState()`: the bones' current local transforms become their rest state. */
+  /**
+   * As each manager's `setInitState()`: the bones' current local transforms become their rest state.
+   * @example
+   * ```ts
+   * import type { SpringBones } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * bones.setInitState(); // the current pose becomes the initial state
+   * ```
+   */
   setInitState(): void {
     this.checkLive('SpringBones.setInitState');
     this.throughThreeVrm(this.managerList, 'setInitState');
@@ -268,13 +322,27 @@ export class SpringBones {
   /**
    * Reads the joints' settings, the collider shapes, the centers and the hierarchy again (after
    * changing any of them); the joints' state carries on.
+   * @example
+   * ```ts
+   * import type { SpringBones } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * bones.refresh(); // after changing joint settings, collider shapes or bone parents
+   * ```
    */
   refresh(): void {
     this.checkLive('SpringBones.refresh');
     this.rebuild(this.managerList);
   }
 
-  /** Gives every manager back, with its joints' state, and frees the solver memory. Later calls throw. */
+  /**
+   * Gives every manager back, with its joints' state, and frees the solver memory. Later calls throw.
+   * @example
+   * ```ts
+   * import type { SpringBones } from 'spring-solver/vrm';
+   * declare const bones: SpringBones;
+   * bones.dispose(); // the managers get their own update back, with their state
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     if (!this.solver.isDisposed()) this.writeBack();

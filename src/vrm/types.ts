@@ -6,13 +6,19 @@
  */
 import type { Object3D } from 'three';
 
+/**
+ * @group VRM types
+ */
 export interface SpringBoneVector {
   x: number;
   y: number;
   z: number;
 }
 
-/** A collider shape: `type` 'sphere' or 'capsule' (radius, inside; a capsule's tail) or 'plane' (normal), and an offset. */
+/**
+ * A collider shape: `type` 'sphere' or 'capsule' (radius, inside; a capsule's tail) or 'plane' (normal), and an offset.
+ * @group VRM types
+ */
 export interface SpringBoneColliderShape {
   readonly type: string;
   offset?: SpringBoneVector;
@@ -22,13 +28,22 @@ export interface SpringBoneColliderShape {
   normal?: SpringBoneVector;
 }
 
-/** A VRMSpringBoneCollider: an Object3D with a shape. */
+/**
+ * A VRMSpringBoneCollider: an Object3D with a shape.
+ * @group VRM types
+ */
 export type SpringBoneCollider = Object3D & { readonly shape: SpringBoneColliderShape };
 
+/**
+ * @group VRM types
+ */
 export interface SpringBoneColliderGroup {
   colliders: readonly SpringBoneCollider[];
 }
 
+/**
+ * @group VRM types
+ */
 export interface SpringBoneSettings {
   hitRadius: number;
   stiffness: number;
@@ -37,7 +52,10 @@ export interface SpringBoneSettings {
   dragForce: number;
 }
 
-/** A VRMSpringBoneJoint. */
+/**
+ * A VRMSpringBoneJoint.
+ * @group VRM types
+ */
 export interface SpringBoneJoint {
   readonly bone: Object3D;
   readonly child: Object3D | null;
@@ -47,10 +65,40 @@ export interface SpringBoneJoint {
   get initialLocalChildPosition(): SpringBoneVector;
 }
 
-/** A VRMSpringBoneManager. */
+/**
+ * A VRMSpringBoneManager.
+ * @group VRM types
+ */
 export interface SpringBoneManager {
   readonly joints: ReadonlySet<SpringBoneJoint>;
+  /**
+   * Runs the spring bones for `delta` seconds (replaced by a no-op while a SpringBones holds the manager).
+   * @example
+   * ```ts
+   * import type { SpringBoneManager } from 'spring-solver/vrm';
+   * declare const manager: SpringBoneManager;
+   * manager.update(1 / 60); // delta 1/60 s
+   * ```
+   */
   update(delta: number): void;
+  /**
+   * Puts every joint back in its initial state.
+   * @example
+   * ```ts
+   * import type { SpringBoneManager } from 'spring-solver/vrm';
+   * declare const manager: SpringBoneManager;
+   * manager.reset();
+   * ```
+   */
   reset(): void;
+  /**
+   * Takes the joints' current pose as their initial state.
+   * @example
+   * ```ts
+   * import type { SpringBoneManager } from 'spring-solver/vrm';
+   * declare const manager: SpringBoneManager;
+   * manager.setInitState();
+   * ```
+   */
   setInitState(): void;
 }

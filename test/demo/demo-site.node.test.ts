@@ -1,12 +1,17 @@
 // The demo site (demo/site), built here with Vite's JS API into a temporary folder, served, and
 // driven in Chromium: every page loads with no console error and draws something, the Springs
 // page reacts to its slider and to a click in a plot, the Benchmark page finishes with SIMD ahead
-// of JS, and the Skeleton page's jump is absorbed by the Inertializer. Screenshots go to
-// test-results/ (test-results/springs.png is the one `npm run screenshot` copies to docs/).
+// of JS, and the Skeleton page's jump is absorbed by the Inertializer. As `npm run demo:build`
+// does, typedoc writes the API docs into the build's api/ folder: every link of the navigation
+// opens a page, typedoc prints no warning, and API pages fit a 390 px wide viewport.
+// Screenshots go to test-results/ (test-results/springs.png is the one `npm run screenshot`
+// copies to docs/).
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,17 +22,24 @@ import { startStaticServer, type StaticServer } from '../helpers/static-server.j
 
 const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
 const VIEWPORT = { width: 1200, height: 800 };
+const TYPEDOC = fileURLToPath(new URL('../../node_modules/typedoc/bin/typedoc', import.meta.url));
 
 let outDir: string;
 let server: StaticServer;
 let browser: Browser;
+/** What typedoc printed (stdout and stderr) while writing the API docs. */
+let typedocOutput: string;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'spring-solver-demo-'));
   await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const typedoc = await promisify(execFile)(process.execPath, [TYPEDOC, '--out', join(outDir, 'api')], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+  });
+  typedocOutput = typedoc.stdout + typedoc.stderr;
   server = await startStaticServer({ mounts: { '/': outDir } });
   browser = await launchChromium();
-});
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -192,6 +204,47 @@ describe('demo site', () => {
     expect(await offset()).toBeGreaterThan(0.05);
     // With halflife 0.15 s, 2 s is 13 halflives: the offset is under 1% of 0.05 well before.
     await page.waitForFunction(() => window.skeletonDemo!.offsetRotation() < 5e-4, null, { timeout: 3_000 });
+    await page.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it('navigation: every link of the header opens a page, the API docs included', async () => {
+    const { page, errors } = await open('index');
+    const links = await page.$$eval('header a', (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+    expect(links).toContain(`${server.url}api/index.html`);
+    expect(links.length).toBeGreaterThanOrEqual(6); // five pages and the API
+    for (const link of links) expect((await fetch(link)).status, link).toBe(200);
+    await page.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it('API docs: typedoc prints no warning and no error', () => {
+    expect(typedocOutput).toContain('html generated');
+    expect(typedocOutput).not.toMatch(/warning|error/i);
+  });
+
+  // The readme, the longest interface, a class with long signatures and a module's index. Wide
+  // content may scroll inside a README table; typedoc's menu lies off-screen until opened.
+  it.each([
+    'index.html',
+    'interfaces/spring-solver.Solver.html',
+    'classes/spring-solver_three.InstancedSprings.html',
+    'modules/spring-solver_three.html',
+    'modules/spring-solver.html',
+  ])('API docs: %s fits 390 px', async (path) => {
+    const { page, errors } = await openWatchedPage(browser, { width: 390, height: 844 });
+    expect((await page.goto(`${server.url}api/${path}`))!.status()).toBe(200);
+    const { scrollWidth, width, wide } = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const wide = [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('.col-sidebar, .tsd-typography table'))
+        .map((e) => `${e.tagName.toLowerCase()}.${e.getAttribute('class')?.split(' ')[0] ?? ''} ${e.textContent!.slice(0, 40)}`);
+      return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8) };
+    });
+    if (path === 'interfaces/spring-solver.Solver.html')
+      await page.screenshot({ path: fileURLToPath(new URL('../../test-results/api-solver-390.png', import.meta.url)) });
+    expect(wide, `elements past the right edge of ${path}`).toEqual([]);
+    expect(scrollWidth).toBeLessThanOrEqual(width);
     await page.context().close();
     expect(errors).toEqual([]);
   });

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, typeCheck } from '../helpers/typecheck.js';
 
 const run = promisify(execFile);
-const ROOT = new URL('../../', import.meta.url).pathname;
 const DIR = join(ROOT, 'test-results', 'readme-blocks');
 
 /** Declared preludes: what a fragment assumes (a solver, arrays, a scene…), defined once here. */
@@ -134,24 +134,9 @@ describe('README.md code blocks', () => {
     const ts = runnable.filter((b) => b.language === 'ts');
     expect(ts.length).toBeGreaterThan(0);
     for (const b of ts) await writeFile(file(b, 'mts'), `${source(b)}\nexport {};\n`);
-    const config = {
-      compilerOptions: {
-        strict: true,
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-        typeRoots: [join(ROOT, 'node_modules/@types')],
-      },
-      files: ts.map((b) => file(b, 'mts')),
-    };
-    await writeFile(join(DIR, 'tsconfig.json'), JSON.stringify(config));
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const result = await run(process.execPath, [tsc, '-p', join(DIR, 'tsconfig.json')], { cwd: ROOT }).then(
-      () => '',
-      (error: { stdout: string }) => error.stdout,
+    const result = await typeCheck(
+      DIR,
+      ts.map((b) => file(b, 'mts')),
     );
     expect(result).toBe('');
   }, 120_000);

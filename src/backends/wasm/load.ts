@@ -11,7 +11,10 @@ import type { KernelExports } from '../../core/kernel-exports.js';
 
 export type WasmBuild = 'simd' | 'scalar';
 
-/** Where a build comes from: a URL to fetch or read, the bytes, a fetch Response, or a compiled Module. */
+/**
+ * Where a build comes from: a URL to fetch or read, the bytes, a fetch Response, or a compiled Module.
+ * @group Setup
+ */
 export type WasmSource = URL | string | BufferSource | Response | WebAssembly.Module;
 
 export function defaultWasmUrl(build: WasmBuild): URL {

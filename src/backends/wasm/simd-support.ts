@@ -34,12 +34,28 @@ const SIMD_PROBE = new Uint8Array([
   0x0b, // code: i32.const 0, i8x16.splat, end
 ]);
 
-/** True when this engine has WebAssembly (the 'wasm' backend can run). */
+/**
+ * True when this engine has WebAssembly (the 'wasm' backend can run).
+ * @example
+ * ```ts
+ * import { wasmSupported } from 'spring-solver';
+ * console.log(wasmSupported() ? 'WebAssembly runs here' : 'the JS backend only');
+ * ```
+ * @group Setup
+ */
 export function wasmSupported(): boolean {
   return typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function';
 }
 
-/** True when this engine validates fixed-width SIMD WebAssembly (the 'simd' backend can run). */
+/**
+ * True when this engine validates fixed-width SIMD WebAssembly (the 'simd' backend can run).
+ * @example
+ * ```ts
+ * import { createSolver, simdSupported } from 'spring-solver';
+ * const solver = await createSolver({ backend: simdSupported() ? 'simd' : 'js' });
+ * ```
+ * @group Setup
+ */
 export function simdSupported(): boolean {
   return wasmSupported() && WebAssembly.validate(SIMD_PROBE);
 }
