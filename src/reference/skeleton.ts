@@ -19,6 +19,7 @@ import type { FloatArray } from './float-array.js';
  * world[c·worldStride + 16·targets[k] …] and its skinning matrix (world · inverseBind[k]) to
  * skin[c·skinStride + 16·targets[k] …]; world or skin null: not written.
  */
+/** @group Skeletons */
 export interface SkeletonArrays {
   parents: Int32Array;
   slots: Int32Array;
@@ -88,7 +89,27 @@ function multiply(out: Float64Array | FloatArray, o: number, a: ArrayLike<number
   }
 }
 
-/** Every bone of `count` characters: world matrices and skinning matrices (see SkeletonArrays). */
+/**
+ * Every bone of `count` characters: world matrices and skinning matrices (see SkeletonArrays).
+ * @example
+ * ```ts
+ * import { forwardKinematics } from 'spring-solver/reference';
+ * const identity = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
+ * const world = new Float32Array(16);
+ * forwardKinematics(
+ *   {
+ *     parents: Int32Array.of(-1), slots: Int32Array.of(0), targets: Int32Array.of(0),
+ *     positions: Float32Array.of(1, 2, 3), rotations: Float32Array.of(0, 0, 0, 1), scales: null, sourceStride: 1,
+ *     restPositions: new Float64Array(3), restRotations: new Float64Array(4), restScales: Float64Array.of(1, 1, 1),
+ *     roots: identity, inverseBind: null, world, worldStride: 16, skin: null, skinStride: 16,
+ *   },
+ *   1, // one character
+ *   1, // of one bone
+ * );
+ * console.log(world[12], world[13], world[14]); // 1 2 3
+ * ```
+ * @group Skeletons
+ */
 export function forwardKinematics(a: SkeletonArrays, count: number, bones: number): void {
   const world = new Float64Array(16 * bones);
   const local = new Float64Array(16);

@@ -12,6 +12,11 @@ import { checkCount, describe } from '../core/validate.js';
 import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
+/**
+ * What {@link ForwardKinematics} computes: the skeleton's topology, its inverse bind matrices and
+ * which arrays it keeps.
+ * @group Skeletons
+ */
 export interface ForwardKinematicsOptions {
   /** Characters (a whole number ≥ 1). */
   count: number;
@@ -34,6 +39,22 @@ export interface ForwardKinematicsOptions {
 /** Largest skeleton: the kernel's scratch (48 floats a bone) must fit one alloc. */
 const MAX_BONES = 65536;
 
+/**
+ * World and skinning matrices of `count` skeletons sharing one topology, in one kernel call: what
+ * three's `updateMatrixWorld` and `Skeleton.update` compute bone by bone, bit for bit.
+ * @example
+ * ```ts
+ * import { createSolver, ForwardKinematics } from 'spring-solver';
+ * const solver = await createSolver();
+ * // two characters of a three-bone chain (bone 0 the root, then its child, then its grandchild)
+ * const fk = new ForwardKinematics(solver, { count: 2, parents: [-1, 0, 1] });
+ * for (let i = 0; i < 6; i++) fk.rotations[4 * i + 3] = 1; // identity rotations (x, y, z, w)
+ * fk.positions.set([0, 1, 0, 0, 0.5, 0, 0, 0.5, 0]); // character 0: each bone 0.5 above its parent
+ * fk.update();
+ * console.log(fk.worldMatrices![16 * 2 + 13]); // character 0's bone 2 is at y = 2
+ * ```
+ * @group Skeletons
+ */
 export class ForwardKinematics {
   readonly count: number;
   readonly bones: number;
@@ -58,7 +79,19 @@ export class ForwardKinematics {
   private readonly run: (count: number) => void;
   private disposed = false;
 
-  /** Allocates the arrays for `options.count` characters of `options.parents.length` bones in the solver's memory. */
+  /**
+   * Allocates the arrays for `options.count` characters of `options.parents.length` bones in the
+   * solver's memory: identity rotations, unit scales, zero positions, identity roots.
+   * @example
+   * ```ts
+   * import { createSolver, ForwardKinematics } from 'spring-solver';
+   * const solver = await createSolver();
+   * const inverseBindMatrices = new Float32Array(16 * 2);
+   * for (const at of [0, 16]) for (let i = 0; i < 16; i += 5) inverseBindMatrices[at + i] = 1; // identities
+   * const fk = new ForwardKinematics(solver, { count: 100, parents: [-1, 0], inverseBindMatrices, scales: true });
+   * console.log(fk.skinningMatrices!.length); // 100 characters × 2 bones × 16
+   * ```
+   */
   constructor(solver: Solver, options: ForwardKinematicsOptions) {
     const method = 'ForwardKinematics';
     if (!(solver instanceof SolverBase))
@@ -142,6 +175,14 @@ export class ForwardKinematics {
    * root bones' parent being the character's root matrix) and skinning matrix (world · inverse
    * bind). Throws a RangeError naming the array, character and bone, and writes nothing, when an
    * input is NaN or infinite or a root matrix is not affine.
+   * @example
+   * ```ts
+   * import type { ForwardKinematics } from 'spring-solver';
+   * declare const fk: ForwardKinematics;
+   * declare const meshWorld: ArrayLike<number>; // e.g. three's mesh.matrixWorld.elements
+   * fk.roots.set(meshWorld, 16 * 0); // character 0 placed where its mesh is
+   * fk.update(); // every frame, after writing positions and rotations
+   * ```
    */
   update(): void {
     const method = 'ForwardKinematics.update';
@@ -164,7 +205,15 @@ export class ForwardKinematics {
     this.run(this.count);
   }
 
-  /** Returns the arrays to the solver; they must not be used afterwards. Idempotent. */
+  /**
+   * Returns the arrays to the solver; they must not be used afterwards. Idempotent.
+   * @example
+   * ```ts
+   * import type { ForwardKinematics } from 'spring-solver';
+   * declare const fk: ForwardKinematics;
+   * fk.dispose(); // its arrays go back to the solver
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

@@ -17,6 +17,10 @@ import { checkRoots } from '../stateful/forward-kinematics.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { InertializedMixerGroup } from './inertialized-mixer.js';
 
+/**
+ * Where a {@link SkeletonBatch} reads the bones from, and whether it writes their matrixWorld.
+ * @group Skeletons
+ */
 export interface SkeletonBatchOptions {
   /**
    * Where the bones' local transforms come from each update: `'objects'` (default) reads every
@@ -46,6 +50,23 @@ function textureSide(bones: number): number {
   return Math.max(4, Math.ceil(Math.sqrt(bones * 4) / 4) * 4);
 }
 
+/**
+ * The bone matrices of a crowd of SkinnedMeshes sharing one skeleton layout, in one kernel call a
+ * frame, bit-identical to three's `scene.updateMatrixWorld()` + `skeleton.update()`.
+ * @example
+ * ```ts
+ * import type { AnimationMixer, SkinnedMesh } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { SkeletonBatch } from 'spring-solver/three';
+ * declare const meshes: SkinnedMesh[]; // clones of one character
+ * declare const mixers: AnimationMixer[];
+ * const solver = await createSolver();
+ * const batch = new SkeletonBatch(solver, meshes);
+ * for (const mixer of mixers) mixer.update(1 / 60); // each frame: pose the bones (dt in s),
+ * batch.update(); // then every skeleton.boneMatrices at once, before renderer.render
+ * ```
+ * @group Skeletons
+ */
 export class SkeletonBatch {
   /** The meshes, in order: character c is meshes[c]. */
   readonly meshes: readonly SkinnedMesh[];
@@ -74,6 +95,18 @@ export class SkeletonBatch {
   /**
    * Takes over the bone updates of `meshes` (SkinnedMeshes whose skeletons have the same bones,
    * parents and inverse bind matrices, e.g. clones of one character) until dispose().
+   * @example
+   * ```ts
+   * import type { AnimationMixer, SkinnedMesh } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { InertializedMixerGroup, SkeletonBatch } from 'spring-solver/three';
+   * declare const meshes: SkinnedMesh[];
+   * declare const mixers: AnimationMixer[]; // mixer m animates mesh m
+   * const solver = await createSolver();
+   * const group = new InertializedMixerGroup(solver, mixers, { halflife: 0.1 }); // halflife in s
+   * // the bones straight from the group's output in solver memory, and each bone's matrixWorld too
+   * const batch = new SkeletonBatch(solver, meshes, { source: group, boneWorldMatrices: true });
+   * ```
    */
   constructor(solver: Solver, meshes: readonly SkinnedMesh[], options: SkeletonBatchOptions = {}) {
     const method = 'SkeletonBatch';
@@ -179,6 +212,14 @@ export class SkeletonBatch {
    * (and the bone texture flagged for upload). Call it each frame after the mixers (or the
    * InertializedMixerGroup) have posed the bones, before rendering. A NaN or infinite transform
    * throws a RangeError naming the mesh and the bone, and nothing is written.
+   * @example
+   * ```ts
+   * import type { InertializedMixerGroup, SkeletonBatch } from 'spring-solver/three';
+   * declare const group: InertializedMixerGroup;
+   * declare const batch: SkeletonBatch; // reading the group
+   * group.update(1 / 60); // dt in s: the mixers and the inertialization
+   * batch.update(); // then the bone matrices
+   * ```
    */
   update(): void {
     const method = 'SkeletonBatch.update';
@@ -195,6 +236,15 @@ export class SkeletonBatch {
    * Reads again the transforms of the bones the group source does not animate (and their scales,
    * if it animates none), after changing them; every mesh must have the same values as meshes[0].
    * Nothing to do with the objects source, which reads every bone at every update.
+   * @example
+   * ```ts
+   * import type { SkinnedMesh } from 'three';
+   * import type { SkeletonBatch } from 'spring-solver/three';
+   * declare const meshes: SkinnedMesh[];
+   * declare const batch: SkeletonBatch; // reading a group that does not animate the jaw
+   * for (const mesh of meshes) mesh.skeleton.getBoneByName('jaw')?.rotation.set(0.3, 0, 0);
+   * batch.refresh(); // read the jaw again
+   * ```
    */
   refresh(): void {
     const method = 'SkeletonBatch.refresh';
@@ -208,6 +258,12 @@ export class SkeletonBatch {
    * Gives the meshes back to three (their skeletons' own boneMatrices, a copy of the last values,
    * and the bones' own matrix updates) and the group its object writes; frees the solver memory.
    * Idempotent.
+   * @example
+   * ```ts
+   * import type { SkeletonBatch } from 'spring-solver/three';
+   * declare const batch: SkeletonBatch;
+   * batch.dispose(); // three's renderer updates the bones itself again
+   * ```
    */
   dispose(): void {
     if (this.disposed) return;
