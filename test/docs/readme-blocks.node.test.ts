@@ -3,20 +3,27 @@
  * marker that says what it is: `<!-- block: run -->` (a whole program), `<!-- block: run, prelude
  * "name" -->` (a fragment completed by a declared prelude below, never by hand; `then "name"` adds
  * an epilogue that calls what the block defines), or `<!-- block: summary -->` (a list of signatures,
- * not a program). Blocks are written under test-results/readme-blocks/ inside the package, so
- * `spring-solver` resolves to the package itself (its exports, as a consumer's import does); a
- * TypeScript block is type-checked (tsc --strict) and then run, compiled by esbuild. Node only.
+ * not a program). Blocks run against the packed package, as a user's project has it: `npm pack`'s
+ * tarball unpacked into the node_modules of a consumer folder outside the repository (so that no
+ * self-reference reaches the repository's own dist/), with three and three-vrm, the peer
+ * dependencies, linked beside it. A TypeScript block is type-checked (tsc --strict) and then run,
+ * compiled by esbuild. Node only.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, typeCheck } from '../helpers/typecheck.js';
+import { packTarball } from '../helpers/pack.js';
 
 const run = promisify(execFile);
-const DIR = join(ROOT, 'test-results', 'readme-blocks');
+const DIR = await mkdtemp(join(tmpdir(), 'spring-solver-readme-'));
+/** A repository file as an import specifier the consumer folder can use. */
+const repo = (path: string): string => pathToFileURL(join(ROOT, path)).href;
 
 /** Declared preludes: what a fragment assumes (a solver, arrays, a scene…), defined once here. */
 const PRELUDES: Record<string, string> = {
@@ -47,16 +54,16 @@ const clip = new AnimationClip('walk', 2, [new VectorKeyframeTrack('.position', 
 const mixer = new AnimationMixer(box);
 const action = mixer.clipAction(clip).play();
 const dt = 1 / 60;`,
-  vrms: `import { buildAvatar } from '../../test/fixtures/vrm-avatars.js';
+  vrms: `import { buildAvatar } from '${repo('test/fixtures/vrm-avatars.js')}';
 // two procedural avatars standing in for loaded VRMs (vrm.update runs their manager's update, as three-vrm's VRM does)
 const vrms = [1, 2].map((seed) => {
   const avatar = buildAvatar({ seed });
   return { springBoneManager: avatar.manager, update: (dt) => avatar.manager.update(dt) };
 });`,
   'skinned crowd': `import { readFileSync } from 'node:fs';
-import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
+import { buildSkinnedCrowd } from '${repo('test/fixtures/skinned-crowd.js')}';
 // 100 clones of a skinned character (the pirouette capture with a capsule skin), each with its own mixer
-const bvh = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
+const bvh = readFileSync(new URL('${repo('data/pirouette.bvh')}'), 'utf8');
 const { characters } = buildSkinnedCrowd(bvh, 100);
 const meshes = characters.map((c) => c.mesh);
 const mixers = characters.map((c) => c.mixer);`,
@@ -117,9 +124,16 @@ const outputs = new Map<number, string>();
 
 describe('README.md code blocks', () => {
   beforeAll(async () => {
-    await rm(DIR, { recursive: true, force: true });
-    await mkdir(DIR, { recursive: true });
-  });
+    // the consumer folder: the tarball unpacked as node_modules/spring-solver, the peer dependencies linked
+    const modules = join(DIR, 'node_modules');
+    await mkdir(join(modules, 'spring-solver'), { recursive: true });
+    for (const scope of ['@pixiv', '@types']) await mkdir(join(modules, scope), { recursive: true });
+    await run('tar', ['-xzf', packTarball(DIR), '-C', join(modules, 'spring-solver'), '--strip-components=1']);
+    for (const peer of ['three', '@types/three', '@pixiv/three-vrm-springbone'])
+      await symlink(join(ROOT, 'node_modules', peer), join(modules, peer));
+  }, 120_000);
+
+  afterAll(() => rm(DIR, { recursive: true, force: true }));
 
   it('every js/ts block says what it is, with known preludes and epilogues, and most run', () => {
     expect(unmarked).toEqual([]);
