@@ -3,36 +3,26 @@
 // page reacts to its slider and to a click in a plot, the Benchmark page finishes with SIMD ahead
 // of JS, and the Skeleton page's jump is absorbed by the Inertializer. Screenshots go to
 // test-results/ (test-results/springs.png is the one `npm run screenshot` copies to docs/).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlotData } from '../../demo/site/src/common/test-hooks.js';
 import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
 import { screenshotVariance } from '../helpers/screenshot.js';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+import { startDemoSite, type DemoSite } from '../helpers/demo-site.js';
 
-const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
 const VIEWPORT = { width: 1200, height: 800 };
 
-let outDir: string;
-let server: StaticServer;
+let server: DemoSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'spring-solver-demo-'));
-  await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  server = await startStaticServer({ mounts: { '/': outDir } });
+  server = await startDemoSite();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 /** Opens a page of the site and waits until it has drawn once. */

@@ -4,38 +4,29 @@
 // three-vrm and SpringBones (both timed) and fixedStep keeps a hair tip's motion at 30 Hz that of
 // 60 Hz; and every page of the site fits a 390 px wide viewport (no horizontal overflow; content
 // in a <pre> or a .scroll-x box scrolls inside it and is exempt). Screenshots go to test-results/.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
 import { screenshotVariance } from '../helpers/screenshot.js';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+import { startDemoSite, type DemoSite } from '../helpers/demo-site.js';
 
-const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
 const PAGES = ['index', 'springs', 'bench', 'skeleton', 'three'];
 // As in demo-site.node.test.ts: a region of one flat colour has variance 0; drawn pages measure
 // in the thousands (the 3D canvases: crowd ~1,000+, camera ~1,000+), 200 fails an empty canvas.
 const NON_BLANK_VARIANCE = 200;
 
-let outDir: string;
-let server: StaticServer;
+let server: DemoSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'spring-solver-three-'));
-  await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  server = await startStaticServer({ mounts: { '/': outDir } });
+  server = await startDemoSite();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 /** The elements past the right edge of the viewport (outside <pre> and .scroll-x), and the page's scroll width. */
