@@ -113,6 +113,12 @@ describe('README numbers', () => {
     expectRangeHolds(lo10!, hi10!, check('vrm', '10 avatars: SpringBones.update'));
     const [lo100, hi100] = shown(/100 avatars ([\d.]+)–([\d.]+)× \(/);
     expectRangeHolds(lo100!, hi100!, check('vrm', '100 avatars: SpringBones.update'));
+    const [loFloor, hiFloor] = shown(/stays above 3× the floor in every run \(([\d.]+)–([\d.]+)×\)/);
+    expectRangeHolds(loFloor!, hiFloor!, check('callers', 'SIMD ≤ 3× floor at N = 1048576: criticalSpringDamper prepared'));
+    const [loVrm, hiVrm] = shown(/The `vrm` target at 100 avatars fails in every run \(([\d.]+)–([\d.]+)×\)/);
+    expectRangeHolds(loVrm!, hiVrm!, check('vrm', '100 avatars: SpringBones.update'));
+    const [instanced] = shown(/InstancedSprings.update [\d.]+× the packed kernel \([\d.]+× and ([\d.]+)× here\)/);
+    expectShows(instanced!, check('three-buffers', 'the packed kernel'));
     const rates = shown(/differ from the 60 Hz run by ([\d.]+)×,\s+([\d.]+)×, ([\d.]+)× and ([\d.]+)× of what three-vrm's own runs differ/);
     rates.forEach((text, i) => expectShows(text, check('vrm', `fixedStep 1/60 at ${[30, 90, 120, 240][i]} Hz`)));
   });
