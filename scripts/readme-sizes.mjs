@@ -1,7 +1,8 @@
 // Prints the README's bundle sizes (section Bundlers) from bench/results/sizes.json, which
 // `node scripts/measure-sizes.mjs --write` stores after `npm run build`:  node scripts/readme-sizes.mjs
-// test/docs/readme-numbers.node.test.ts checks that the README holds this text between its markers.
-import { readFileSync } from 'node:fs';
+// With `--write` it replaces the README's text between `<!-- sizes: … -->` and `<!-- end of sizes -->`
+// instead; test/docs/readme-numbers.node.test.ts checks that the README holds this text there.
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const sizes = JSON.parse(readFileSync(new URL('../bench/results/sizes.json', import.meta.url), 'utf8'));
 
@@ -33,10 +34,22 @@ const table = [header, header.map(() => '---'), ...body].map((cells) => `| ${cel
 const { tools, wasm } = sizes;
 const split = sizes.bundles['esbuild --splitting'].main.initial;
 const whole = sizes.bundles.esbuild.main.initial;
-console.log(
+const text = [
   `What it costs in a browser bundle of \`createSolver()\`, minified, with gzip -9 sizes in brackets (\`node scripts/measure-sizes.mjs --write\` after \`npm run build\`, stored in \`bench/results/sizes.json\`; esbuild ${tools.esbuild}, Rollup ${tools.rollup} with each chunk minified by esbuild, Vite ${tools.vite}, webpack ${tools.webpack}):\n`,
-);
-console.log(table);
-console.log(
+  table,
   `\nThe \`.wasm\` files are ${kB(wasm.simd.bytes)} SIMD (${kB(wasm.simd.gzip)} gzip) and ${kB(wasm.scalar.bytes)} scalar (${kB(wasm.scalar.gzip)} gzip); the scalar file is fetched only by engines without SIMD. Under esbuild's defaults the embedded copies add ${kB(whole.bytes - split.bytes)} (${kB(whole.gzip - split.gzip)} gzip) to the start-up JavaScript, against esbuild with \`splitting\`.`,
-);
+].join('\n');
+
+if (process.argv.includes('--write')) {
+  const readme = new URL('../README.md', import.meta.url);
+  const block = /(<!-- sizes: [^\n]*-->\n)[\s\S]*?(<!-- end of sizes -->)/;
+  const before = readFileSync(readme, 'utf8');
+  if (!block.test(before)) throw new Error('README.md has no <!-- sizes: … --> … <!-- end of sizes --> block');
+  writeFileSync(
+    readme,
+    before.replace(block, (_, open, close) => `${open}${text}\n${close}`),
+  );
+  console.log('wrote the sizes block of README.md');
+} else {
+  console.log(text);
+}
