@@ -3,7 +3,7 @@
 // data-movement floor). The rows come from the suites in bench/suites/. See bench/README.md.
 //
 //   node bench/run.js              full run, writes bench/results/latest.json (ignored) and summary.json
-//   node bench/run.js --quick      core kernels at N = 4096 and 65536 (~10 s)
+//   node bench/run.js --quick      four core kernels and the plain-JS loops at N = 65536, medians (~6 s)
 //   node bench/run.js --suite quat         one suite (core, composite, quat, dynamics, three; comma-separated)
 //   node bench/run.js --filter critical    only kernels whose name contains "critical"
 //   node bench/run.js --n 65536    only these N (comma-separated)
@@ -26,6 +26,7 @@ import callers from './suites/callers.js';
 import threeMixer from './suites/three.js';
 import vrm from './suites/vrm.js';
 import skeleton from './suites/skeleton.js';
+import { noiseLine, quickTable } from './quick-table.js';
 
 const started = performance.now();
 const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer, vrm, skeleton];
@@ -181,14 +182,25 @@ function measureOnce(label, n, call, reset, budgetOptions) {
   /** @param {number | undefined} ms */
   const perElement = (ms) => ((ms ?? NaN) * 1e6) / n;
   return {
-    nsPerElement: perElement(latency.mean),
+    // The quick run reports medians: a burst of load on another process moves the mean, not the median.
+    nsPerElement: perElement(QUICK ? latency.p50 : latency.mean),
     nsPerElementP50: perElement(latency.p50),
     nsPerElementP75: perElement(latency.p75),
     nsPerElementMoe: perElement(latency.moe),
-    rmePercent: latency.rme,
+    rmePercent: QUICK ? medianRme(latency.mad ?? NaN, latency.p50 ?? NaN, latency.samplesCount) : latency.rme,
     samples: latency.samplesCount,
     callsPerSample: reps,
   };
+}
+
+/**
+ * The relative margin of error (95 %, in %) of a median, from the median absolute deviation: the
+ * standard error of a median is √(π/2)·σ/√n, with σ ≈ 1.4826·MAD, robust to the few samples that
+ * another process slowed down.
+ * @param {number} mad @param {number} median @param {number} samples
+ */
+function medianRme(mad, median, samples) {
+  return (100 * 1.96 * Math.sqrt(Math.PI / 2) * 1.4826 * mad) / (median * Math.sqrt(samples));
 }
 
 /**
@@ -202,7 +214,8 @@ const NOISY_RME = 10;
 const NOISY_SKEW = 1.2;
 const MAX_ATTEMPTS = 3;
 
-const isNoisy = (s) => s.rmePercent > NOISY_RME || s.nsPerElement > NOISY_SKEW * s.nsPerElementP50;
+/** The quick run's rows are medians: noisy when the median's margin of error exceeds NOISY_RME. */
+const isNoisy = (s) => s.rmePercent > NOISY_RME || (!QUICK && s.nsPerElement > NOISY_SKEW * s.nsPerElementP50);
 
 function measure(label, n, call, reset, budgetOptions) {
   /** @type {ReturnType<typeof measureOnce> | null} */
@@ -343,17 +356,25 @@ function printTable(list) {
   for (const l of lines) console.log(line(l));
 }
 
-const noisyRows = rows.filter((r) => r.noisy);
-for (const r of noisyRows) {
-  warnings.push(
-    `noisy: ${label(r)} ${r.params} ${r.backend}${r.arrays === 'plain' ? ' (plain arrays)' : ''} N=${r.n}: ` +
-      `±${fmt(r.rmePercent, 2)}%, mean/median ${fmt(r.nsPerElement / r.nsPerElementP50)} after ${r.attempts} attempts (other load on the machine?)`,
-  );
-}
-
-for (const group of plan) {
-  console.log(`\n${heading(group)}`);
-  printTable(rows.filter((r) => r.suite === group.suite.name && r.n === group.n));
+if (QUICK) {
+  // One table, one noise line (the full run's per-row warnings would repeat it on a busy machine).
+  for (const group of plan) {
+    console.log(`\n${heading(group)}: ns per element, medians`);
+    const groupRows = rows.filter((r) => r.suite === group.suite.name && r.n === group.n);
+    for (const line of quickTable(groupRows, fmt)) console.log(line);
+  }
+  console.log(noiseLine(rows, NOISY_RME, (x) => fmt(x, 2)));
+} else {
+  for (const r of rows.filter((row) => row.noisy)) {
+    warnings.push(
+      `noisy: ${label(r)} ${r.params} ${r.backend}${r.arrays === 'plain' ? ' (plain arrays)' : ''} N=${r.n}: ` +
+        `±${fmt(r.rmePercent, 2)}%, mean/median ${fmt(r.nsPerElement / r.nsPerElementP50)} after ${r.attempts} attempts (other load on the machine?)`,
+    );
+  }
+  for (const group of plan) {
+    console.log(`\n${heading(group)}`);
+    printTable(rows.filter((r) => r.suite === group.suite.name && r.n === group.n));
+  }
 }
 
 // The targets, computed from this run: each suite adds its checks through `targets`

@@ -4,6 +4,10 @@
 // then minified by esbuild since Rollup does not minify; Vite build; webpack production). For each output:
 // the JavaScript loaded at start, the lazy chunks (loaded only if the .wasm file cannot be fetched), and the
 // .wasm files emitted, in bytes and gzip -9 bytes. Run `npm run build` first; then `node scripts/measure-sizes.mjs`.
+// With `--write` it also stores them in bench/results/sizes.json, which the README's sizes come from
+// (`node scripts/readme-sizes.mjs` prints them; test/docs/readme-numbers.node.test.ts checks them).
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -118,8 +122,26 @@ async function sizes(out, entry) {
   };
 }
 
+/** A file's size and its gzip -9 size. @param {Buffer} bytes */
+function wasmSize(bytes) {
+  return { bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const pair = ({ bytes, gzip }) => `${kB(bytes)} kB (${kB(gzip)} kB gzip)`;
+
+/** The stored measurement: every bundle's sizes and the tools' versions. */
+const measured = {
+  date: new Date().toISOString(),
+  commit: execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root }).toString().trim(),
+  tools: Object.fromEntries(
+    ['esbuild', 'rollup', 'vite', 'webpack'].map((name) => [name, createRequire(import.meta.url)(`${name}/package.json`).version]),
+  ),
+  /** @type {Record<string, { bytes: number, gzip: number }>} */
+  wasm: {},
+  /** @type {Record<string, Record<string, Awaited<ReturnType<typeof sizes>>>>} */
+  bundles: {},
+};
 
 try {
   const packageDir = join(dir, 'node_modules', 'spring-solver');
@@ -135,9 +157,8 @@ try {
   const wasmDir = join(root, 'dist', 'backends', 'wasm');
   for (const build of ['simd', 'scalar']) {
     const bytes = await readFile(join(wasmDir, `spring-solver.${build}.wasm`));
-    console.log(
-      `dist/backends/wasm/spring-solver.${build}.wasm: ${pair({ bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })}`,
-    );
+    measured.wasm[build] = wasmSize(bytes);
+    console.log(`dist/backends/wasm/spring-solver.${build}.wasm: ${pair(measured.wasm[build])}`);
   }
   console.log(
     '\nbundler             entry     JS at start                  lazy JS chunks (loaded if a .wasm is missing)          .wasm emitted',
@@ -147,6 +168,7 @@ try {
       const out = join(dir, `out-${bundler}-${name}`);
       const entry = await bundle(join(dir, `app-${name}.js`), out);
       const { initial, lazy, wasm } = await sizes(out, entry);
+      measured.bundles[bundler] = { ...measured.bundles[bundler], [name]: { initial, lazy, wasm } };
       const list = (items, text) =>
         items.length === 0
           ? 'none'
@@ -158,6 +180,10 @@ try {
       const wasmText = list(wasm, (w) => `${kB(w.gzip)} kB gzip`);
       console.log(`${bundler.padEnd(19)} ${name.padEnd(9)} ${pair(initial).padEnd(28)} ${lazyText.padEnd(54)} ${wasmText}`);
     }
+  }
+  if (process.argv.includes('--write')) {
+    await writeFile(join(root, 'bench', 'results', 'sizes.json'), `${JSON.stringify(measured, null, 1)}\n`);
+    console.log('\nwrote bench/results/sizes.json');
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

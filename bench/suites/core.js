@@ -1,10 +1,12 @@
 // The core spring kernels: every kernel × uniform / per-element parameters × backend × N, the
 // data-movement floor and the copy-path row. See bench/README.md.
 import { mulberry32 } from '../../tools/mulberry32.js';
+import { PLAIN_LOOPS } from './plain-js.js';
 import { DT, FOUR_LN2, TWO_PI, arena, tracked, uniformArray } from './shared.js';
 
 const ALL_N = [16, 256, 4096, 65536, 1048576];
-const QUICK_N = [4096, 65536];
+/** The quick run (`npm start`): one N, where the README's core table is, and no floor or copy-path row. */
+const QUICK_N = [65536];
 const COPY_PATH_N = 65536;
 
 /** Uniform parameter values (an under-damped 2 Hz spring with halflife 0.2 s) and per-element ranges. */
@@ -50,7 +52,7 @@ const KERNELS = [
   },
 ];
 
-/** The (kernel, params) pairs the quick run measures. */
+/** The (kernel, params) pairs the quick run measures, each with the plain-JS loops of PLAIN_LOOPS. */
 const QUICK_CASES = [
   ['criticalSpringDamper', 'uniform'],
   ['simpleSpringDamper', 'uniform'],
@@ -97,6 +99,32 @@ function springSetup(solver, data, paramNames, mode, make, plain = false) {
   return tracked(make(solver, arrays, p), [arrays.x, arrays.v], { dispose: memory.free });
 }
 
+/**
+ * The quick run's plain-JS rows (backend 'plain-js'): the loops a user would write instead, on plain
+ * Float32Arrays, so that every quick row has its ×plainJS (the full run has them in the callers suite).
+ * @param {{ name: string, params: string[], make: Function }} kernel @param {string} params @param {number} n
+ * @param {() => ReturnType<typeof makeData>} dataOf @returns {import('./shared.js').Task[]}
+ */
+function plainLoopTasks(kernel, params, n, dataOf) {
+  const loops = /** @type {Record<string, Record<string, { uniform: Function, perElement: Function }>>} */ (PLAIN_LOOPS)[kernel.name];
+  return Object.entries(loops ?? {}).map(([variant, loop]) => ({
+    kernel: kernel.name,
+    variant,
+    params,
+    n,
+    backends: ['plain-js'],
+    setup() {
+      // The kernel's own call (same arguments), on an object whose method is the loop, over plain arrays.
+      const plain = {
+        [kernel.name]: params === 'uniform' ? loop.uniform : loop.perElement,
+        alloc: (/** @type {number} */ length) => new Float32Array(length),
+        free() {},
+      };
+      return springSetup(plain, dataOf(), kernel.params, params, kernel.make);
+    },
+  }));
+}
+
 export default {
   name: 'core',
   sizes: ({ quick }) => (quick ? QUICK_N : ALL_N),
@@ -119,7 +147,7 @@ export default {
       },
     };
     /** @type {import('./shared.js').Task[]} */
-    const tasks = [floor];
+    const tasks = quick ? [] : [floor];
     for (const kernel of KERNELS) {
       for (const params of ['uniform', 'per-element']) {
         if (quick && !QUICK_CASES.some(([k, p]) => k === kernel.name && p === params)) continue;
@@ -129,8 +157,9 @@ export default {
           n,
           setup: (solver) => springSetup(solver, dataOf(), kernel.params, params, kernel.make),
         });
+        if (quick) tasks.push(...plainLoopTasks(kernel, params, n, dataOf));
         // The copy path: the same call with plain Float32Arrays, copied through scratch in chunks.
-        if (kernel.name === 'springDamper' && params === 'uniform' && n === COPY_PATH_N) {
+        if (!quick && kernel.name === 'springDamper' && params === 'uniform' && n === COPY_PATH_N) {
           tasks.push({
             kernel: kernel.name,
             params,

@@ -7,44 +7,37 @@
 // Screenshots go to test-results/ (test-results/springs.png is the one `npm run screenshot`
 // copies to docs/).
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlotData } from '../../demo/site/src/common/test-hooks.js';
 import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
 import { screenshotVariance } from '../helpers/screenshot.js';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+import { startDemoSite, type DemoSite } from '../helpers/demo-site.js';
 
-const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
 const VIEWPORT = { width: 1200, height: 800 };
 const TYPEDOC = fileURLToPath(new URL('../../node_modules/typedoc/bin/typedoc', import.meta.url));
 
-let outDir: string;
-let server: StaticServer;
+let server: DemoSite;
 let browser: Browser;
 /** What typedoc printed (stdout and stderr) while writing the API docs. */
 let typedocOutput: string;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'spring-solver-demo-'));
-  await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const typedoc = await promisify(execFile)(process.execPath, [TYPEDOC, '--out', join(outDir, 'api')], {
-    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+  server = await startDemoSite(async (outDir) => {
+    const typedoc = await promisify(execFile)(process.execPath, [TYPEDOC, '--out', join(outDir, 'api')], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    });
+    typedocOutput = typedoc.stdout + typedoc.stderr;
   });
-  typedocOutput = typedoc.stdout + typedoc.stderr;
-  server = await startStaticServer({ mounts: { '/': outDir } });
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 /** Opens a page of the site and waits until it has drawn once. */

@@ -3,39 +3,31 @@
 // error, its camera follows a drag, the crowd switches backend, the spring-bones section runs
 // three-vrm and SpringBones (both timed) and fixedStep keeps a hair tip's motion at 30 Hz that of
 // 60 Hz; and every page of the site fits a 390 px wide viewport (no horizontal overflow; content
-// in a <pre> or a .scroll-x box scrolls inside it and is exempt). Screenshots go to test-results/.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// in a <pre> or a .scroll-x box scrolls inside it and is exempt), with no heading or other bold title
+// broken mid-word and no code block wider than its box. Screenshots go to test-results/.
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
 import { screenshotVariance } from '../helpers/screenshot.js';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+import { startDemoSite, type DemoSite } from '../helpers/demo-site.js';
 
-const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
 const PAGES = ['index', 'springs', 'bench', 'skeleton', 'three'];
 // As in demo-site.node.test.ts: a region of one flat colour has variance 0; drawn pages measure
 // in the thousands (the 3D canvases: crowd ~1,000+, camera ~1,000+), 200 fails an empty canvas.
 const NON_BLANK_VARIANCE = 200;
 
-let outDir: string;
-let server: StaticServer;
+let server: DemoSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'spring-solver-three-'));
-  await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  server = await startStaticServer({ mounts: { '/': outDir } });
+  server = await startDemoSite();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 /** The elements past the right edge of the viewport (outside <pre> and .scroll-x), and the page's scroll width. */
@@ -52,11 +44,13 @@ function overflow(page: Page) {
   });
 }
 
-/** The words of the page's headings laid out on two lines (a title broken mid-word, at a hyphen included). */
+/** The words of the page's titles laid out on two lines (a title broken mid-word, at a hyphen included). */
 function brokenWords(page: Page) {
   return page.evaluate(() => {
     const broken: string[] = [];
-    for (const heading of document.querySelectorAll('h1, h2')) {
+    // Headings and every other bold text (the 3D page's panel titles, legends).
+    const bold = [...document.querySelectorAll('body *')].filter((e) => Number(getComputedStyle(e).fontWeight) >= 600);
+    for (const heading of bold) {
       const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         for (const word of node.textContent!.matchAll(/\S+/g)) {
@@ -70,6 +64,15 @@ function brokenWords(page: Page) {
     }
     return broken;
   });
+}
+
+/** The code blocks whose text is wider than their box (cut: only a horizontal scroll shows the rest). */
+function cutCode(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('pre')]
+      .filter((pre) => pre.scrollWidth > pre.clientWidth + 1)
+      .map((pre) => pre.textContent!.slice(0, 40)),
+  );
 }
 
 async function open(path: string, viewport = { width: 900, height: 700 }): Promise<WatchedPage> {
@@ -226,13 +229,17 @@ describe('3D page', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it.each(PAGES)('%s fits 390 px: no horizontal overflow', async (name) => {
+  it.each(PAGES)('%s fits 390 px: no horizontal overflow, no title broken mid-word, no code cut', async (name) => {
     const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=200&avatars=20' : ''}`, { width: 390, height: 844 });
     const { wide, scrollWidth, width } = await overflow(page);
     if (name === 'index' || name === 'three')
       await page.screenshot({ path: fileURLToPath(new URL(`../../test-results/${name}-390.png`, import.meta.url)), fullPage: true });
     expect(wide, `elements past the right edge of ${name}`).toEqual([]);
     expect(scrollWidth).toBeLessThanOrEqual(width);
+    const broken = await brokenWords(page);
+    expect(broken, `titles broken mid-word on ${name}: ${JSON.stringify(broken)}`).toEqual([]);
+    const cut = await cutCode(page);
+    expect(cut, `code cut on ${name}: ${JSON.stringify(cut)}`).toEqual([]);
     await page.context().close();
     expect(errors).toEqual([]);
   });

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       for (const backend of BACKENDS) {
         status.textContent = `Timing ${benchCase.id} on '${backend}' at N = ${formatCount(n)}…`;
         const spread = await timeCase(benchCase, solvers[backend], n);
+        if (spread === null) return finish(NO_CLOCK);
         spreads[backend][i] = spread;
         ns[backend][i] = spread.median;
         published.results.push({ backend, n, nsPerElement: spread.median, min: spread.min, max: spread.max, runs: spread.runs });
@@ -56,7 +57,11 @@ async function main(): Promise<void> {
       }
     }
     const last = SIZES.length - 1;
-    status.textContent = `Done: at N = ${formatCount(SIZES[last]!)}, SIMD is ${ratio(ns.js[last], ns.simd[last])!.toFixed(1)}× faster than JS.`;
+    finish(`Done: at N = ${formatCount(SIZES[last]!)}, SIMD is ${ratio(ns.js[last], ns.simd[last])!.toFixed(1)}× faster than JS.`);
+  }
+
+  function finish(text: string): void {
+    status.textContent = text;
     status.dataset.state = 'done';
     button.disabled = select.disabled = false;
   }
@@ -66,7 +71,11 @@ async function main(): Promise<void> {
   await run();
 }
 
-async function timeCase(benchCase: BenchCase, solver: Solver, n: number): Promise<Spread> {
+/** The page's end when performance.now() stands still (nsPerElement returned null). */
+const NO_CLOCK =
+  'Stopped: performance.now() did not advance while the kernels ran (a headless browser’s virtual time?), so nothing can be timed here.';
+
+async function timeCase(benchCase: BenchCase, solver: Solver, n: number): Promise<Spread | null> {
   const { run, dispose } = benchCase.setup(solver, n);
   try {
     return await repeatedNsPerElement(run, n, BUDGET_MS, RUNS);

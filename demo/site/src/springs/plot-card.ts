@@ -42,7 +42,8 @@ export class PlotCard {
     this.element.className = 'card';
     this.element.dataset.model = model.id;
     const title = document.createElement('h2');
-    title.textContent = model.label;
+    // Non-breaking hyphens: on a phone 'euler-substep' wraps as a whole, not at its hyphen.
+    title.textContent = model.label.replaceAll('-', '\u2011');
     this.badge = document.createElement('span');
     title.append(this.badge);
     const source = document.createElement('div');

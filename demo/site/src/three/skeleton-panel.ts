@@ -164,8 +164,7 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
   sliderLabel.append('halflife ', slider, ' ', sliderValue);
   controls.append(jumpButton, ' ', sliderLabel);
   const titles = document.createElement('div');
-  titles.style.cssText =
-    'display:grid;grid-template-columns:repeat(3,minmax(0,1fr));text-align:center;font-weight:600;overflow-wrap:anywhere';
+  titles.className = 'titles'; // one above each third of the canvas (style.css)
   for (const kind of Object.keys(COLORS) as Kind[]) {
     const t = document.createElement('div');
     t.textContent = TITLES[kind];
@@ -220,7 +219,8 @@ export function mountSkeletonPanel(container: HTMLElement, solver: Solver, bvhTe
       width: Math.max(240, chart.clientWidth || 600), // the chart's own box: it must fit a 390 px page
       height: 180,
       scales: { x: { time: false } },
-      axes: [{ label: 's' }, { label: 'hip angular speed, rad/s' }],
+      title: 'The hip’s angular speed',
+      axes: [{ label: 's' }, { label: 'rad/s' }], // a longer label is cut at this height
       series: [
         {},
         ...(Object.keys(COLORS) as Kind[]).map((kind) => ({

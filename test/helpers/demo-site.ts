@@ -1,0 +1,39 @@
+/**
+ * The demo site (demo/site) for the browser tests: built with Vite's JS API into a temporary
+ * folder and served by the static server. Needs `npm run build` (the site imports dist/).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { startStaticServer } from './static-server.js';
+
+const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
+
+export interface DemoSite {
+  /** The site's root URL with a trailing slash: pages are `${url}bench.html`… */
+  url: string;
+  /** Stops the server and removes the build. */
+  close(): Promise<void>;
+}
+
+/** Builds and serves the site; `addToBuild(outDir)` may write more into the build first (the API docs). */
+export async function startDemoSite(addToBuild?: (outDir: string) => Promise<void>): Promise<DemoSite> {
+  const outDir = await mkdtemp(join(tmpdir(), 'spring-solver-demo-'));
+  try {
+    await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    await addToBuild?.(outDir);
+    const server = await startStaticServer({ mounts: { '/': outDir } });
+    return {
+      url: server.url,
+      close: async () => {
+        await server.close();
+        await rm(outDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(outDir, { recursive: true, force: true });
+    throw error;
+  }
+}
