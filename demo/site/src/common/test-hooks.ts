@@ -32,6 +32,10 @@ export interface BenchDemoHook {
 export interface SkeletonDemoHook {
   frames: number;
   jumps: number;
+  /** Frames whose joints came from the ForwardKinematics update. */
+  jointUpdates: number;
+  /** The largest distance (cm) between the joints drawn and the page's per-bone JS forward kinematics of the same poses. */
+  jointError(): number;
   /** The largest rotation offset the Inertializer is absorbing, |(x, y, z)| of its quaternion. */
   offsetRotation(): number;
 }
