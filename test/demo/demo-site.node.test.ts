@@ -181,7 +181,7 @@ describe('demo site', () => {
     await page.waitForFunction(() => window.skeletonDemo!.frames > 10, null, { timeout: 5_000 });
     expect(await screenshotVariance(page, 'skeleton', '.panels')).toBeGreaterThan(NON_BLANK_VARIANCE);
     expect(await page.textContent('#stats')).toMatch(
-      /^10 characters \(10 drawn\), 'simd' backend · per frame: .* inertialize \d+\.\d+ ms, forward kinematics of both poses \(ForwardKinematics, 20 skeletons\) \d+\.\d+ ms, draw \d+\.\d+ ms/,
+      /^10 characters \(10 drawn\), 'simd' backend · per frame: .* inertialize \d+\.\d+ ms, forward kinematics of both poses drawn \(ForwardKinematics, 20 skeletons\) \d+\.\d+ ms, draw \d+\.\d+ ms/,
     );
     // The joints drawn come from the ForwardKinematics update, and agree with the per-bone JS forward kinematics.
     expect(await page.evaluate(() => window.skeletonDemo!.jointUpdates)).toBeGreaterThan(10);

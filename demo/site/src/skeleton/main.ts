@@ -1,7 +1,7 @@
 // The Skeleton page: a crowd playing the pirouette, drawn twice: as played (inertialization off)
 // and through an Inertializer (on), with a button that jumps every character to another frame,
-// and the time each part of a frame takes. The joints of every character, both poses, come from
-// one ForwardKinematics update a frame.
+// and the time each part of a frame takes. The joints of the characters drawn, both poses, come
+// from one ForwardKinematics update a frame.
 import { createSolver, ForwardKinematics, Inertializer, type Pose, type Solver } from 'spring-solver';
 import '../common/style.css';
 import { markReady, showError, slider } from '../common/page.js';
@@ -13,11 +13,8 @@ import { CrowdRenderer, jointsFromMatrices, MAX_DRAWN } from './renderer.js';
 
 const CROWD_SIZES = [1, 10, 100, 1000, 10000];
 const DEFAULT_CROWD = 10;
-/**
- * Room for 10,000 characters of 20 bones: three poses (13 floats a bone), the offsets (13 more),
- * and the forward kinematics of two poses (7 floats a bone in, 16 out).
- */
-const MEMORY_BYTES = 128 * 1024 * 1024;
+/** Room for 10,000 characters of 20 bones: three poses (13 floats a bone) and the offsets (13 more). */
+const MEMORY_BYTES = 64 * 1024 * 1024;
 /** s: the longest step a frame takes (a hidden tab must not jump ahead). */
 const MAX_FRAME = 0.05;
 /** Weight of the newest frame in the smoothed timings. */
@@ -27,8 +24,12 @@ interface Scene {
   crowd: Crowd;
   inertializer: Inertializer;
   output: Pose;
-  /** Characters 0 … count − 1: the pose as played (crowd.input); count … 2·count − 1: the inertialized one (output). */
+  /**
+   * The characters drawn (the first `drawn`), both poses: skeletons 0 … drawn − 1 as played
+   * (crowd.input), drawn … 2·drawn − 1 inertialized (output).
+   */
   joints: ForwardKinematics;
+  drawn: number;
   off: CrowdRenderer;
   on: CrowdRenderer;
 }
@@ -87,8 +88,8 @@ async function main(): Promise<void> {
     published.jointUpdates++;
     const t3 = performance.now();
     const world = scene.joints.worldMatrices!;
-    scene.off.draw(world, 0, scene.crowd.count);
-    scene.on.draw(world, scene.crowd.count, scene.crowd.count);
+    scene.off.draw(world, 0, scene.drawn);
+    scene.on.draw(world, scene.drawn, scene.drawn);
     const t4 = performance.now();
     if (jumpRequested) published.jumps++;
     jumpRequested = false;
@@ -111,17 +112,18 @@ function buildScene(solver: Solver, clip: Clip, count: number, halflife: number,
     velocities: solver.alloc(3 * n),
     angularVelocities: solver.alloc(3 * n),
   };
-  const joints = new ForwardKinematics(solver, { count: 2 * count, parents: clip.parents });
-  return { crowd, inertializer, output, joints, off: new CrowdRenderer(off, clip), on: new CrowdRenderer(on, clip) };
+  const drawn = Math.min(count, MAX_DRAWN);
+  const joints = new ForwardKinematics(solver, { count: 2 * drawn, parents: clip.parents });
+  return { crowd, inertializer, output, joints, drawn, off: new CrowdRenderer(off, clip), on: new CrowdRenderer(on, clip) };
 }
 
-/** Both poses of every character into the ForwardKinematics' inputs, and one update for all of them. */
-function updateJoints({ crowd, output, joints }: Scene): void {
-  const n = crowd.count * crowd.clip.bones;
-  joints.positions.set(crowd.input.positions);
-  joints.positions.set(output.positions, 3 * n);
-  joints.rotations.set(crowd.input.rotations);
-  joints.rotations.set(output.rotations, 4 * n);
+/** Both poses of the characters drawn into the ForwardKinematics' inputs, and one update for all of them. */
+function updateJoints({ crowd, output, joints, drawn }: Scene): void {
+  const n = drawn * crowd.clip.bones;
+  joints.positions.set(crowd.input.positions.subarray(0, 3 * n));
+  joints.positions.set(output.positions.subarray(0, 3 * n), 3 * n);
+  joints.rotations.set(crowd.input.rotations.subarray(0, 4 * n));
+  joints.rotations.set(output.rotations.subarray(0, 4 * n), 4 * n);
   joints.update();
 }
 
@@ -129,14 +131,14 @@ function updateJoints({ crowd, output, joints }: Scene): void {
  * The largest distance (clip units, cm) between the joints drawn (from ForwardKinematics) and the
  * page's per-bone JS forward kinematics of the same poses, over the drawn characters of both views.
  */
-function jointError({ crowd, output, joints }: Scene, clip: Clip): number {
+function jointError({ crowd, output, joints, drawn }: Scene, clip: Clip): number {
   const fromMatrices = createWorldPose(clip),
     reference = createWorldPose(clip);
   let largest = 0;
-  for (let c = 0; c < Math.min(crowd.count, MAX_DRAWN); c++) {
+  for (let c = 0; c < drawn; c++) {
     for (const [pose, first] of [
       [crowd.input, 0],
-      [output, crowd.count],
+      [output, drawn],
     ] as const) {
       jointsFromMatrices(clip, joints.worldMatrices!, (first + c) * clip.bones, fromMatrices);
       forwardKinematics(clip, pose.rotations, pose.positions, c * clip.bones, 0, 0, reference);
@@ -174,7 +176,7 @@ function describeFrame(count: number, backend: string, t: { pose: number; inerti
   return (
     `${count.toLocaleString('en')} characters (${Math.min(count, MAX_DRAWN)} drawn), '${backend}' backend · ` +
     `per frame: pose ${ms(t.pose)}, inertialize ${ms(t.inertialize)}, ` +
-    `forward kinematics of both poses (ForwardKinematics, ${(2 * count).toLocaleString('en')} skeletons) ${ms(t.joints)}, draw ${ms(t.draw)}, ` +
+    `forward kinematics of both poses drawn (ForwardKinematics, ${2 * Math.min(count, MAX_DRAWN)} skeletons) ${ms(t.joints)}, draw ${ms(t.draw)}, ` +
     `total ${ms(t.pose + t.inertialize + t.joints + t.draw)}`
   );
 }
