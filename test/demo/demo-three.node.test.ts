@@ -175,6 +175,7 @@ describe('3D page', () => {
       .toMatch(/skinning matrices by path: SkeletonBatch \(simd\) \d+\.\d\d ms, three\.js \d+\.\d\d ms, SkeletonBatch \(js\) \d+\.\d\d ms/);
     await page.click('#regroup');
     await page.click('#jump');
+    await page.locator('#halflife').fill('0.3'); // released: the group is rebuilt under the batch
     const frames = await page.evaluate(() => window.threeDemo!.frames);
     await page.waitForFunction((f) => window.threeDemo!.frames > f + 3, frames, { timeout: 10_000 });
     await page.context().close();

@@ -104,11 +104,13 @@ async function main(): Promise<void> {
   };
   button('jump', 'Jump', () => (jumpRequested = true));
   button('regroup', 'Regroup', () => crowd.regroup());
-  slider(
+  // The group takes its halflife at construction: it is rebuilt (150 ms at 1,000 characters) when the slider is released.
+  const halflife = slider(
     controls,
     { id: 'halflife', label: 'inertialization halflife', unit: 's', min: 0.02, max: 0.6, step: 0.01, value: crowd.halflife },
-    (v) => (crowd.halflife = v),
+    () => {},
   );
+  halflife.input.addEventListener('change', () => (crowd.halflife = Number(halflife.input.value)));
 
   const hook: ThreeDemoHook = {
     frames: 0,
