@@ -142,7 +142,7 @@ export class CrowdSection {
       mesh.position.y = lift;
       root.add(group);
       // the skeleton out of the scene graph (see the top of this file); the bind matrix is the identity
-      const skeletonRoot = mesh.skeleton.bones[0]!;
+      const skeletonRoot = mesh.skeleton.bones.find((bone) => bone.parent === mesh)!;
       mesh.remove(skeletonRoot);
       mesh.bindMode = DetachedBindMode;
       mesh.bindMatrixInverse.copy(mesh.bindMatrix).invert();
@@ -193,21 +193,18 @@ export class CrowdSection {
     if (!s) return;
     if (this.pendingHalflife) this.rebuildGroup(s);
     const t0 = performance.now();
-    if (jump) {
-      for (const { action } of s.characters) action.time = (action.time + JUMP_FRACTION * s.duration) % s.duration;
-      s.mixers.transition();
-    } else {
-      // The loop point is a jump too (the capture's last pose is not its first): the characters
-      // about to wrap wrap now, through a transition.
-      const wrapping: AnimationMixer[] = [];
-      for (const c of s.characters) {
-        if (c.action.time + dt >= s.duration) {
-          c.action.time = (c.action.time + dt) % s.duration;
-          wrapping.push(c.mixer);
-        }
+    if (jump) for (const { action } of s.characters) action.time = (action.time + JUMP_FRACTION * s.duration) % s.duration;
+    // The loop point is a jump too (the capture's last pose is not its first): the characters about
+    // to wrap wrap now, through a transition (one frame's dt is skipped there).
+    const wrapping: AnimationMixer[] = [];
+    for (const c of s.characters) {
+      if (c.action.time + dt >= s.duration) {
+        c.action.time = (c.action.time + dt) % s.duration;
+        wrapping.push(c.mixer);
       }
-      if (wrapping.length > 0) s.mixers.transition(wrapping);
     }
+    if (jump) s.mixers.transition();
+    else if (wrapping.length > 0) s.mixers.transition(wrapping);
     s.mixers.update(dt);
     const t1 = performance.now();
     s.spots.update(dt);
@@ -223,13 +220,13 @@ export class CrowdSection {
       }
     }
     this.updates[this.path]++;
-    const t4 = performance.now();
+    const t3 = performance.now();
     this.resize();
     this.renderer.render(this.scene, this.camera);
-    const t5 = performance.now();
-    const sample: CrowdTimings = { animation: t1 - t0, springs: t2 - t1, skinning: t4 - t2, render: t5 - t4 };
+    const t4 = performance.now();
+    const sample: CrowdTimings = { animation: t1 - t0, springs: t2 - t1, skinning: t3 - t2, render: t4 - t3 };
     for (const [row, ms] of Object.entries(sample)) record(this.rowSamples, row, ms);
-    record(this.pathSamples, this.pathLabel(), t4 - t2);
+    record(this.pathSamples, this.pathLabel(), t3 - t2);
   }
 
   /** ms per frame of each row: the median of the last frames. */
