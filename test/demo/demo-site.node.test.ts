@@ -1,7 +1,8 @@
 // The demo site (demo/site), built here with Vite's JS API into a temporary folder, served, and
 // driven in Chromium: every page loads with no console error and draws something, the Springs
 // page reacts to its slider and to a click in a plot, the Benchmark page finishes with SIMD ahead
-// of JS, and the Skeleton page's jump is absorbed by the Inertializer. As `npm run demo:build`
+// of JS, and the Skeleton page's jump is absorbed by the Inertializer (its joints, from one
+// ForwardKinematics update, agree with per-bone JS forward kinematics). As `npm run demo:build`
 // does, typedoc writes the API docs into the build's api/ folder: every link of the navigation
 // opens a page, typedoc prints no warning, and API pages fit a 390 px wide viewport.
 // Screenshots go to test-results/ (test-results/springs.png is the one `npm run screenshot`
@@ -184,7 +185,14 @@ describe('demo site', () => {
     const { page, errors } = await open('skeleton');
     await page.waitForFunction(() => window.skeletonDemo!.frames > 10, null, { timeout: 5_000 });
     expect(await screenshotVariance(page, 'skeleton', '.panels')).toBeGreaterThan(NON_BLANK_VARIANCE);
-    expect(await page.textContent('#stats')).toMatch(/inertialize \d+\.\d+ ms/);
+    expect(await page.textContent('#stats')).toMatch(
+      /^10 characters \(10 drawn\), 'simd' backend · per frame: .* inertialize \d+\.\d+ ms, forward kinematics of both poses drawn \(ForwardKinematics, 20 skeletons\) \d+\.\d+ ms, draw \d+\.\d+ ms/,
+    );
+    // The joints drawn come from the ForwardKinematics update, and agree with the per-bone JS forward kinematics.
+    expect(await page.evaluate(() => window.skeletonDemo!.jointUpdates)).toBeGreaterThan(10);
+    // Both are float32 (coordinates up to ~200 cm, where an ulp is 1.5e-5 cm) along chains of up to
+    // 8 bones, a few roundings each: 5e-4 cm is about 16 ulps (measured: 1.5e-5, one ulp).
+    expect(await page.evaluate(() => window.skeletonDemo!.jointError())).toBeLessThan(5e-4);
 
     // One character, which loops only every 4.9 s: the offsets are at rest before the jump.
     await page.selectOption('#crowd', '1');

@@ -1,6 +1,7 @@
 // The 3D page of the demo site (demo/site/three.html) built with Vite, served, and driven in
 // headless Chromium (WebGL 2 through SwiftShader): it renders its canvases with no console
-// error, its camera follows a drag, the crowd switches backend, the spring-bones section runs
+// error, its camera follows a drag, the skinned crowd's matrices come from SkeletonBatch or from
+// three's own updates (a toggle) and it switches backend, the spring-bones section runs
 // three-vrm and SpringBones (both timed) and fixedStep keeps a hair tip's motion at 30 Hz that of
 // 60 Hz; and every page of the site fits a 390 px wide viewport (no horizontal overflow; content
 // in a <pre> or a .scroll-x box scrolls inside it and is exempt), with no heading or other bold title
@@ -75,6 +76,17 @@ function cutCode(page: Page) {
   );
 }
 
+/** Two frames apart, bone 10's skinning matrix of character 3 has changed: the crowd is animated and skinned. */
+async function expectMovingBones(page: Page): Promise<void> {
+  const read = () => page.evaluate(() => ({ frames: window.threeDemo!.frames, matrix: window.threeDemo!.crowd.boneMatrix(3, 10) }));
+  const before = await read();
+  expect(before.matrix).toHaveLength(16);
+  await page.waitForFunction((f) => window.threeDemo!.frames > f + 2, before.frames, { timeout: 15_000 });
+  const after = await read();
+  expect(after.matrix.every(Number.isFinite)).toBe(true);
+  expect(after.matrix).not.toEqual(before.matrix);
+}
+
 async function open(path: string, viewport = { width: 900, height: 700 }): Promise<WatchedPage> {
   const watched = await openWatchedPage(browser, viewport);
   await watched.page.goto(`${server.url}${path}`);
@@ -84,13 +96,16 @@ async function open(path: string, viewport = { width: 900, height: 700 }): Promi
 
 describe('3D page', () => {
   it('renders the crowd and the camera with WebGL 2, and the camera follows a drag', async () => {
-    const { page, errors } = await open('three.html?crowd=200&avatars=20');
+    const { page, errors } = await open('three.html?crowd=100&avatars=20');
     expect(await page.evaluate(() => Boolean(document.createElement('canvas').getContext('webgl2')))).toBe(true);
     await page.waitForFunction(() => window.threeDemo!.frames > 5, null, { timeout: 15_000 });
     expect(await page.evaluate(() => window.threeDemo!.backend())).toBe('simd');
-    expect(await page.textContent('#crowd-stats')).toMatch(
-      /200 characters .* 'simd' backend .* inertialize \d+\.\d+ ms, spot springs \d+\.\d+ ms/,
-    );
+    await expect
+      .poll(() => page.textContent('#crowd-stats'), { timeout: 10_000 })
+      .toMatch(
+        /^100 skinned characters × 25 bones, 'simd' backend, skinning by SkeletonBatch \(simd\) · per frame: mixer \+ inertialization \d+\.\d\d ms, spot springs \d+\.\d\d ms, skinning matrices \d+\.\d\d ms, render \d+\.\d\d ms/,
+      );
+
     expect(await page.locator('#skeleton-panel').count()).toBe(1);
 
     // The skeleton panel: three skeletons drawn; Jump snaps the unblended one, whose angular speed
@@ -116,6 +131,11 @@ describe('3D page', () => {
     expect(Math.max(...ratios.map((r) => r.none / r.inertialized)), JSON.stringify(ratios)).toBeGreaterThan(1.5);
     expect(await page.textContent('#camera-code')).toContain('spring3(this.camera.position');
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
+    // The skinned crowd (stepped while in view) starts on SkeletonBatch: it wrote the skinning matrices, which move.
+    await page.waitForFunction(() => window.threeDemo!.crowd.updates('batch') > 5, null, { timeout: 15_000 });
+    expect(await page.evaluate(() => window.threeDemo!.crowd.path())).toBe('batch');
+    expect(await page.evaluate(() => window.threeDemo!.crowd.updates('three'))).toBe(0);
+    await expectMovingBones(page);
     expect(await screenshotVariance(page, 'three-crowd', '#crowd-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
 
     // Drag toward the left edge of the camera canvas: the goal moves left (−x), the camera follows.
@@ -130,13 +150,35 @@ describe('3D page', () => {
     await page.waitForFunction((x0) => window.threeDemo!.cameraPosition()[0]! < x0 - 1, before[0]!, { timeout: 10_000 });
     expect(await screenshotVariance(page, 'three-camera', '#camera-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
 
-    // The backend toggle rebuilds the crowd on the JS reference, and the page reports both.
+    // The skinning toggle: three's own updates take over (the batch no longer runs), the bones
+    // still move, and the page times both paths.
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
+    await page.selectOption('#crowd-skinning', 'three');
+    const batchUpdates = await page.evaluate(() => window.threeDemo!.crowd.updates('batch'));
+    await page.waitForFunction(() => window.threeDemo!.crowd.updates('three') > 5, null, { timeout: 15_000 });
+    expect(await page.evaluate(() => window.threeDemo!.crowd.path())).toBe('three');
+    expect(await page.evaluate(() => window.threeDemo!.crowd.updates('batch'))).toBe(batchUpdates);
+    await expectMovingBones(page);
+    const skinning = await page.evaluate(() => window.threeDemo!.crowd.skinningMs());
+    expect(Object.keys(skinning)).toEqual(['SkeletonBatch (simd)', 'three.js']);
+    expect(skinning['three.js']).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.textContent('#crowd-stats'), { timeout: 10_000 })
+      .toMatch(
+        /skinning by three\.js · .* skinning matrices by path: SkeletonBatch \(simd\) \d+\.\d\d ms, three\.js \d+\.\d\d ms \(three\.js ÷ fastest: \d+\.\d×\)$/,
+      );
+
+    // Back to SkeletonBatch, then the backend toggle rebuilds the crowd on the JS reference, and the page reports both.
+    await page.selectOption('#crowd-skinning', 'batch');
+    await page.waitForFunction((u) => window.threeDemo!.crowd.updates('batch') > u + 3, batchUpdates, { timeout: 15_000 });
     await page.selectOption('#backend', 'js');
     await page.waitForFunction(() => window.threeDemo!.backend() === 'js', null, { timeout: 10_000 });
-    await expect.poll(() => page.textContent('#crowd-stats'), { timeout: 10_000 }).toMatch(/solver work: simd \d+\.\d+ ms, js \d+\.\d+ ms/);
+    await expect
+      .poll(() => page.textContent('#crowd-stats'), { timeout: 15_000 })
+      .toMatch(/skinning matrices by path: SkeletonBatch \(simd\) \d+\.\d\d ms, three\.js \d+\.\d\d ms, SkeletonBatch \(js\) \d+\.\d\d ms/);
     await page.click('#regroup');
     await page.click('#jump');
+    await page.locator('#halflife').fill('0.3'); // released: the group is rebuilt under the batch
     const frames = await page.evaluate(() => window.threeDemo!.frames);
     await page.waitForFunction((f) => window.threeDemo!.frames > f + 3, frames, { timeout: 10_000 });
     await page.context().close();
@@ -144,7 +186,7 @@ describe('3D page', () => {
   }, 120_000);
 
   it('runs the spring-bones section: three-vrm and SpringBones timed, fixedStep at 30 Hz, 390 px', async () => {
-    const { page, errors } = await open('three.html?crowd=200&avatars=20');
+    const { page, errors } = await open('three.html?crowd=100&avatars=20');
     await page.locator('#spring-canvas').scrollIntoViewIfNeeded();
     const read = () =>
       page.evaluate(() => {
@@ -230,7 +272,7 @@ describe('3D page', () => {
   }, 120_000);
 
   it.each(PAGES)('%s fits 390 px: no horizontal overflow, no title broken mid-word, no code cut', async (name) => {
-    const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=200&avatars=20' : ''}`, { width: 390, height: 844 });
+    const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=100&avatars=20' : ''}`, { width: 390, height: 844 });
     const { wide, scrollWidth, width } = await overflow(page);
     if (name === 'index' || name === 'three')
       await page.screenshot({ path: fileURLToPath(new URL(`../../test-results/${name}-390.png`, import.meta.url)), fullPage: true });

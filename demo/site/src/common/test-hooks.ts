@@ -32,6 +32,10 @@ export interface BenchDemoHook {
 export interface SkeletonDemoHook {
   frames: number;
   jumps: number;
+  /** Frames whose joints came from the ForwardKinematics update. */
+  jointUpdates: number;
+  /** The largest distance (cm) between the joints drawn and the page's per-bone JS forward kinematics of the same poses. */
+  jointError(): number;
   /** The largest rotation offset the Inertializer is absorbing, |(x, y, z)| of its quaternion. */
   offsetRotation(): number;
 }
@@ -44,6 +48,19 @@ export interface ThreeDemoHook {
   cameraPosition(): number[];
   /** The skeleton panel (no blending, crossFadeTo, InertializedMixer). */
   skeleton: { jumps(): number; peakSinceJump(kind: 'none' | 'crossfade' | 'inertialized'): number };
+  /** The skinned crowd. */
+  crowd: {
+    /** What computes the skinning matrices: one SkeletonBatch, or three's own updates. */
+    path(): 'batch' | 'three';
+    /** Frames each path computed the skinning matrices. */
+    updates(path: 'batch' | 'three'): number;
+    /** ms per frame of each row (the median of the last frames). */
+    timings(): { animation: number; springs: number; skinning: number; render: number };
+    /** ms of the skinning row per path that ran: 'three.js', 'SkeletonBatch (simd)', 'SkeletonBatch (js)'. */
+    skinningMs(): Record<string, number>;
+    /** Character c's skinning matrix of bone b, as the renderer reads it (16 floats). */
+    boneMatrix(c: number, b: number): number[];
+  };
 }
 
 export interface SpringBonesDemoHook {

@@ -1,13 +1,15 @@
 // The Skeleton page: a crowd playing the pirouette, drawn twice: as played (inertialization off)
 // and through an Inertializer (on), with a button that jumps every character to another frame,
-// and the time each part of a frame takes.
-import { createSolver, Inertializer, type Pose, type Solver } from 'spring-solver';
+// and the time each part of a frame takes. The joints of the characters drawn, both poses, come
+// from one ForwardKinematics update a frame.
+import { createSolver, ForwardKinematics, Inertializer, type Pose, type Solver } from 'spring-solver';
 import '../common/style.css';
 import { markReady, showError, slider } from '../common/page.js';
 import type { SkeletonDemoHook } from '../common/test-hooks.js';
 import { loadClip, type Clip } from './clip.js';
 import { Crowd } from './crowd.js';
-import { CrowdRenderer, MAX_DRAWN } from './renderer.js';
+import { createWorldPose, forwardKinematics } from './forward-kinematics.js';
+import { CrowdRenderer, jointsFromMatrices, MAX_DRAWN } from './renderer.js';
 
 const CROWD_SIZES = [1, 10, 100, 1000, 10000];
 const DEFAULT_CROWD = 10;
@@ -22,6 +24,12 @@ interface Scene {
   crowd: Crowd;
   inertializer: Inertializer;
   output: Pose;
+  /**
+   * The characters drawn (the first `drawn`), both poses: skeletons 0 … drawn − 1 as played
+   * (crowd.input), drawn … 2·drawn − 1 inertialized (output).
+   */
+  joints: ForwardKinematics;
+  drawn: number;
   off: CrowdRenderer;
   on: CrowdRenderer;
 }
@@ -35,8 +43,14 @@ async function main(): Promise<void> {
   let halflife = 0.15;
   let jumpRequested = false;
   let scene = buildScene(solver, clip, DEFAULT_CROWD, halflife, canvases);
-  const timings = { pose: 0, inertialize: 0, draw: 0 };
-  const published: SkeletonDemoHook = { frames: 0, jumps: 0, offsetRotation: () => largestRotationOffset(scene.inertializer) };
+  const timings = { pose: 0, inertialize: 0, joints: 0, draw: 0 };
+  const published: SkeletonDemoHook = {
+    frames: 0,
+    jumps: 0,
+    jointUpdates: 0,
+    offsetRotation: () => largestRotationOffset(scene.inertializer),
+    jointError: () => jointError(scene, clip),
+  };
   window.skeletonDemo = published;
 
   const sizeLabel = document.createElement('label');
@@ -70,12 +84,16 @@ async function main(): Promise<void> {
     if (switched) scene.inertializer.transition(scene.crowd.source, scene.crowd.input);
     scene.inertializer.update(scene.crowd.input, halflife, dt, scene.output);
     const t2 = performance.now();
-    scene.off.draw(scene.crowd.input, scene.crowd.count);
-    scene.on.draw(scene.output, scene.crowd.count);
+    updateJoints(scene);
+    published.jointUpdates++;
     const t3 = performance.now();
+    const world = scene.joints.worldMatrices!;
+    scene.off.draw(world, 0, scene.drawn);
+    scene.on.draw(world, scene.drawn, scene.drawn);
+    const t4 = performance.now();
     if (jumpRequested) published.jumps++;
     jumpRequested = false;
-    smooth(timings, { pose: t1 - t0, inertialize: t2 - t1, draw: t3 - t2 });
+    smooth(timings, { pose: t1 - t0, inertialize: t2 - t1, joints: t3 - t2, draw: t4 - t3 });
     stats.textContent = describeFrame(scene.crowd.count, solver.backend, timings);
     published.frames++;
     markReady();
@@ -94,10 +112,46 @@ function buildScene(solver: Solver, clip: Clip, count: number, halflife: number,
     velocities: solver.alloc(3 * n),
     angularVelocities: solver.alloc(3 * n),
   };
-  return { crowd, inertializer, output, off: new CrowdRenderer(off, clip), on: new CrowdRenderer(on, clip) };
+  const drawn = Math.min(count, MAX_DRAWN);
+  const joints = new ForwardKinematics(solver, { count: 2 * drawn, parents: clip.parents });
+  return { crowd, inertializer, output, joints, drawn, off: new CrowdRenderer(off, clip), on: new CrowdRenderer(on, clip) };
+}
+
+/** Both poses of the characters drawn into the ForwardKinematics' inputs, and one update for all of them. */
+function updateJoints({ crowd, output, joints, drawn }: Scene): void {
+  const n = drawn * crowd.clip.bones;
+  joints.positions.set(crowd.input.positions.subarray(0, 3 * n));
+  joints.positions.set(output.positions.subarray(0, 3 * n), 3 * n);
+  joints.rotations.set(crowd.input.rotations.subarray(0, 4 * n));
+  joints.rotations.set(output.rotations.subarray(0, 4 * n), 4 * n);
+  joints.update();
+}
+
+/**
+ * The largest distance (clip units, cm) between the joints drawn (from ForwardKinematics) and the
+ * page's per-bone JS forward kinematics of the same poses, over the drawn characters of both views.
+ */
+function jointError({ crowd, output, joints, drawn }: Scene, clip: Clip): number {
+  const fromMatrices = createWorldPose(clip),
+    reference = createWorldPose(clip);
+  let largest = 0;
+  for (let c = 0; c < drawn; c++) {
+    for (const [pose, first] of [
+      [crowd.input, 0],
+      [output, drawn],
+    ] as const) {
+      jointsFromMatrices(clip, joints.worldMatrices!, (first + c) * clip.bones, fromMatrices);
+      forwardKinematics(clip, pose.rotations, pose.positions, c * clip.bones, 0, 0, reference);
+      for (const key of ['bones', 'endSites'] as const) {
+        fromMatrices[key].forEach((v, i) => (largest = Math.max(largest, Math.abs(v - reference[key][i]!))));
+      }
+    }
+  }
+  return largest;
 }
 
 function disposeScene(scene: Scene, solver: Solver): void {
+  scene.joints.dispose();
   scene.crowd.dispose();
   scene.inertializer.dispose();
   for (const array of Object.values(scene.output)) solver.free(array);
@@ -117,12 +171,13 @@ function smooth<T extends Record<string, number>>(average: T, sample: T): void {
   }
 }
 
-function describeFrame(count: number, backend: string, t: { pose: number; inertialize: number; draw: number }): string {
+function describeFrame(count: number, backend: string, t: { pose: number; inertialize: number; joints: number; draw: number }): string {
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   return (
     `${count.toLocaleString('en')} characters (${Math.min(count, MAX_DRAWN)} drawn), '${backend}' backend · ` +
-    `per frame: pose ${ms(t.pose)}, inertialize ${ms(t.inertialize)}, forward kinematics + draw ${ms(t.draw)}, ` +
-    `total ${ms(t.pose + t.inertialize + t.draw)}`
+    `per frame: pose ${ms(t.pose)}, inertialize ${ms(t.inertialize)}, ` +
+    `forward kinematics of both poses drawn (ForwardKinematics, ${2 * Math.min(count, MAX_DRAWN)} skeletons) ${ms(t.joints)}, draw ${ms(t.draw)}, ` +
+    `total ${ms(t.pose + t.inertialize + t.joints + t.draw)}`
   );
 }
 

@@ -1,9 +1,10 @@
 /**
  * Draws a crowd on a 2D canvas: up to MAX_DRAWN characters in a grid of cells, each as bone
  * segments in a three-quarter orthographic view, plus the path of the first character's right
- * hand over the last second (where a jump shows as a break or as a smooth detour).
+ * hand over the last second (where a jump shows as a break or as a smooth detour). The joints come
+ * from world matrices (ForwardKinematics.worldMatrices: 16 floats a bone, column-major); the End
+ * Sites are their parent's world matrix applied to their offset.
  */
-import type { Pose } from 'spring-solver';
 import type { Clip } from './clip.js';
 import { createWorldPose, forwardKinematics, type WorldPose } from './forward-kinematics.js';
 
@@ -43,8 +44,11 @@ export class CrowdRenderer {
     this.handSite = Math.max(0, Array.from(clip.endSiteParents).indexOf(hand));
   }
 
-  /** Draws the first min(count, MAX_DRAWN) characters of `pose`. */
-  draw(pose: Pose, count: number): void {
+  /**
+   * Draws the first min(count, MAX_DRAWN) characters whose bones' world matrices start at
+   * character `first` of `worldMatrices`.
+   */
+  draw(worldMatrices: Float32Array, first: number, count: number): void {
     const { context: g, canvas, clip, world } = this;
     const drawn = Math.min(count, MAX_DRAWN);
     // As many columns as make cells about as wide as a character for their height.
@@ -63,7 +67,7 @@ export class CrowdRenderer {
         cx + scale * (array[i]! * cos + array[i + 2]! * sin),
         base - scale * (array[i + 1]! - this.bottom),
       ];
-      forwardKinematics(clip, pose.rotations, pose.positions, c * clip.bones, 0, 0, world);
+      jointsFromMatrices(clip, worldMatrices, (first + c) * clip.bones, world);
       g.strokeStyle = '#334155';
       g.lineWidth = Math.max(1, scale * 4);
       g.beginPath();
@@ -88,6 +92,23 @@ export class CrowdRenderer {
     g.beginPath();
     for (let i = 0; i < this.trail.length; i += 2) (i === 0 ? g.moveTo : g.lineTo).call(g, this.trail[i]!, this.trail[i + 1]!);
     g.stroke();
+  }
+}
+
+/** The joints (bone origins and End Sites) of the character whose bone matrices start at bone `bone` of `matrices`. */
+export function jointsFromMatrices(clip: Clip, matrices: Float32Array, bone: number, out: WorldPose): void {
+  for (let b = 0; b < clip.bones; b++) {
+    const m = 16 * (bone + b);
+    out.bones[3 * b] = matrices[m + 12]!;
+    out.bones[3 * b + 1] = matrices[m + 13]!;
+    out.bones[3 * b + 2] = matrices[m + 14]!;
+  }
+  const o = clip.endSiteOffsets;
+  for (let e = 0; e < clip.endSiteParents.length; e++) {
+    const m = 16 * (bone + clip.endSiteParents[e]!);
+    const [x, y, z] = [o[3 * e]!, o[3 * e + 1]!, o[3 * e + 2]!];
+    for (let i = 0; i < 3; i++)
+      out.endSites[3 * e + i] = matrices[m + i]! * x + matrices[m + 4 + i]! * y + matrices[m + 8 + i]! * z + matrices[m + 12 + i]!;
   }
 }
 

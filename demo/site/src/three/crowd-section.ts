@@ -1,62 +1,102 @@
-// The crowd: thousands of characters playing the pirouette through an Inertializer, their joints
-// drawn as one InstancedMesh, their spots on the ground a second InstancedMesh whose instance
-// matrices live in solver memory and spring toward goals (InstancedSprings, no copy).
+// The crowd: skinned characters (the pirouette skeleton with a capsule skin, one SkinnedMesh each)
+// animated by their AnimationMixers through one InertializedMixerGroup, their skinning matrices
+// computed by one SkeletonBatch reading the group's output in solver memory (or, for comparison,
+// by three's own updateMatrixWorld() and skeleton.update()), each standing on a spot of an
+// InstancedMesh whose instance matrices live in solver memory and spring toward goals
+// (InstancedSprings, no copy).
+//
+// The skeletons are not in the scene graph: each mesh is in 'detached' bind mode and its root bone
+// has no parent, so the bones' matrices are in the mesh's space and the renderer's
+// scene.updateMatrixWorld() visits the characters' groups and meshes only, not their 25,000 bones
+// (with the bones under the meshes, visiting them costs as much as three's own bone updates,
+// whichever path computes the matrices).
 import {
   AmbientLight,
   Color,
+  CylinderGeometry,
+  DetachedBindMode,
   DirectionalLight,
   Group,
   InstancedMesh,
   Matrix4,
   Mesh,
   MeshLambertMaterial,
-  OctahedronGeometry,
-  CylinderGeometry,
   PerspectiveCamera,
   PlaneGeometry,
   Scene,
+  Skeleton,
   WebGLRenderer,
+  type AnimationAction,
+  type AnimationMixer,
+  type Object3D,
+  type SkinnedMesh,
 } from 'three';
-import { createSolver, Inertializer, type Pose, type Solver } from 'spring-solver';
-import { InstancedSprings } from 'spring-solver/three';
-import type { Clip } from '../skeleton/clip.js';
-import { Crowd } from '../skeleton/crowd.js';
-import { createWorldPose, forwardKinematics } from '../skeleton/forward-kinematics.js';
+import { createSolver, type Solver } from 'spring-solver';
+import { InertializedMixerGroup, InstancedSprings, SkeletonBatch } from 'spring-solver/three';
+import { buildSkinnedCrowd } from '../../../../test/fixtures/skinned-crowd.js';
 
-export const CROWD_SIZES = [500, 1000, 2000, 5000];
+export const CROWD_SIZES = [100, 500, 1000, 2000];
 const SPACING = 1.6; // metres between spots
-const MEMORY_BYTES = 64 * 1024 * 1024;
+/** The capture is in centimetres, the scene in metres. */
+const CM = 0.01;
+/** A jump moves every playhead this fraction of the clip forward. */
+const JUMP_FRACTION = 0.4;
+const MEMORY_BYTES = 128 * 1024 * 1024;
+/** Frames the timings are the median of (robust to the first frames' compilation and to a slow frame). */
+const WINDOW = 30;
+
+/** What computes the skinning matrices: one SkeletonBatch, or three's own per-object updates. */
+export type SkinningPath = 'batch' | 'three';
 
 export interface CrowdTimings {
-  pose: number;
-  inertialize: number;
+  /** The mixers and the inertialization (InertializedMixerGroup.update, transitions included). */
+  animation: number;
+  /** The spots' springs, and the characters moved onto them. */
   springs: number;
-  joints: number;
+  /** The skinning matrices: SkeletonBatch.update(), or every skeleton's updateMatrixWorld() and update(). */
+  skinning: number;
+  /** renderer.render (scene.updateMatrixWorld() included: the groups and meshes). */
   render: number;
 }
 
+/** three's own Skeleton.update (world · inverse bind, bone by bone), called explicitly on three's path. */
+const ownUpdate = Skeleton.prototype.update;
+/** skeleton.update while three's path is timed before render: the render only uploads what was computed. */
+function uploadOnly(this: Skeleton): void {
+  if (this.boneTexture) this.boneTexture.needsUpdate = true;
+}
+
+interface CrowdState {
+  solver: Solver;
+  characters: { group: Group; mesh: SkinnedMesh; mixer: AnimationMixer; action: AnimationAction; skeletonRoot: Object3D }[];
+  /** s: the clip's length. */
+  duration: number;
+  mixers: InertializedMixerGroup;
+  batch: SkeletonBatch | null;
+  spots: InstancedSprings;
+  root: Group;
+}
+
 export class CrowdSection {
-  readonly timings: CrowdTimings = { pose: 0, inertialize: 0, springs: 0, joints: 0, render: 0 };
+  /** The last frames' samples of each row, and of the skinning row per path (SkeletonBatch per backend). */
+  private readonly rowSamples = new Map<string, number[]>();
+  private readonly pathSamples = new Map<string, number[]>();
+  /** Frames each path computed the skinning matrices. */
+  readonly updates: Record<SkinningPath, number> = { batch: 0, three: 0 };
+  /** Bones per character. */
+  bones = 0;
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(40, 2, 0.1, 500);
-  private readonly world: ReturnType<typeof createWorldPose>;
-  private readonly scale: number;
-  private readonly bottom: number;
-  private state: {
-    solver: Solver;
-    crowd: Crowd;
-    inertializer: Inertializer;
-    output: Pose;
-    spots: InstancedSprings;
-    joints: InstancedMesh;
-    group: Group;
-  } | null = null;
+  private state: CrowdState | null = null;
   private formation = 0;
+  private builtCount = 0;
+  private pendingHalflife = false;
+  private path: SkinningPath = 'batch';
 
   constructor(
     canvas: HTMLCanvasElement,
-    private readonly clip: Clip,
+    private readonly bvhText: string,
   ) {
     this.renderer = new WebGLRenderer({ canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
@@ -68,93 +108,212 @@ export class CrowdSection {
     const ground = new Mesh(new PlaneGeometry(400, 400), new MeshLambertMaterial({ color: 0xcbd5e1 }));
     ground.rotation.x = -Math.PI / 2;
     this.scene.add(ground);
-    this.world = createWorldPose(clip);
-    // The clip's units (cm) to metres, from the character's extent in its first frame (the root,
-    // at the hips, is at height 0 in the capture: the feet are lifted onto the ground).
-    forwardKinematics(clip, clip.rotations, clip.positions, 0, 0, 0, this.world);
-    let [bottom, top] = [Infinity, -Infinity];
-    for (const array of [this.world.bones, this.world.endSites]) {
-      for (let i = 1; i < array.length; i += 3) [bottom, top] = [Math.min(bottom, array[i]!), Math.max(top, array[i]!)];
-    }
-    this.scale = 1.75 / (top - bottom);
-    this.bottom = bottom;
+  }
+
+  /** s: the inertialization halflife (the group is rebuilt with it at the next frame). */
+  get halflife(): number {
+    return this.halflifeValue;
+  }
+  set halflife(value: number) {
+    this.halflifeValue = value;
+    this.pendingHalflife = true;
+  }
+  private halflifeValue = 0.15;
+
+  get skinningPath(): SkinningPath {
+    return this.path;
   }
 
   /** Builds the crowd on a new solver of `backend` with `count` characters. */
   async build(backend: 'simd' | 'js', count: number): Promise<string> {
     this.dispose();
     const solver = await createSolver({ backend, memoryBytes: MEMORY_BYTES });
-    const crowd = new Crowd(this.clip, count, solver);
-    const inertializer = new Inertializer(solver, { count, bones: this.clip.bones, halflife: this.halflife });
-    const n = count * this.clip.bones;
-    const output: Pose = {
-      positions: solver.alloc(3 * n),
-      rotations: solver.alloc(4 * n),
-      velocities: solver.alloc(3 * n),
-      angularVelocities: solver.alloc(3 * n),
-    };
-    const group = new Group();
+    this.rowSamples.clear();
+    if (count !== this.builtCount) this.pathSamples.clear(); // the paths compare at one crowd size
+    this.builtCount = count;
+    const crowd = buildSkinnedCrowd(this.bvhText, count, { seed: 1 });
+    // the rest pose's lowest point (cm below the hip) onto the ground
+    crowd.template.geometry.computeBoundingBox();
+    const lift = -crowd.template.geometry.boundingBox!.min.y;
+    const root = new Group();
+    const characters = crowd.characters.map((character) => {
+      const { group, mesh } = character;
+      group.scale.setScalar(CM);
+      mesh.position.y = lift;
+      root.add(group);
+      // the skeleton out of the scene graph (see the top of this file); the bind matrix is the identity
+      const skeletonRoot = mesh.skeleton.bones.find((bone) => bone.parent === mesh)!;
+      mesh.remove(skeletonRoot);
+      mesh.bindMode = DetachedBindMode;
+      mesh.bindMatrixInverse.copy(mesh.bindMatrix).invert();
+      return { ...character, skeletonRoot };
+    });
+    const mixers = new InertializedMixerGroup(
+      solver,
+      characters.map((c) => c.mixer),
+      { halflife: this.halflifeValue },
+    );
     // Spots: their instance matrices move into solver memory, and their translations spring.
     const discs = new InstancedMesh(new CylinderGeometry(0.45, 0.45, 0.04, 16), new MeshLambertMaterial({ color: 0x64748b }), count);
+    discs.frustumCulled = false;
     const spots = new InstancedSprings(solver, discs, { halflife: 0.6 });
     this.placeGoals(spots, count);
     spots.matrices.set(spotMatrices(spots.goals));
-    const perCharacter = this.clip.bones + this.clip.endSiteParents.length;
-    const joints = new InstancedMesh(new OctahedronGeometry(0.06), new MeshLambertMaterial({ color: 0x2563eb }), count * perCharacter);
-    joints.frustumCulled = false;
-    discs.frustumCulled = false;
-    group.add(discs, joints);
-    this.scene.add(group);
+    root.add(discs);
+    this.scene.add(root);
+    this.state = { solver, characters, duration: crowd.clip.duration, mixers, batch: null, spots, root };
+    this.pendingHalflife = false;
+    this.bones = characters[0]!.mesh.skeleton.bones.length;
+    this.attach();
+    this.placeCharacters();
     const side = Math.sqrt(count) * SPACING;
     this.camera.position.set(0, side * 0.22 + 2.5, side * 0.5 + 5);
     this.camera.lookAt(0, 0.5, side * 0.12);
-    this.state = { solver, crowd, inertializer, output, spots, joints, group };
     return solver.backend;
+  }
+
+  /** Switches what computes the skinning matrices. */
+  setSkinningPath(path: SkinningPath): void {
+    if (path === this.path) return;
+    this.detach();
+    this.path = path;
+    this.attach();
   }
 
   /** New goals for the spots: a square grid, then a ring, then a diamond, in turn. */
   regroup(): void {
     if (!this.state) return;
     this.formation = (this.formation + 1) % 3;
-    this.placeGoals(this.state.spots, this.state.crowd.count);
+    this.placeGoals(this.state.spots, this.state.characters.length);
   }
 
-  /** s: the Inertializer's halflife, read every frame. */
-  halflife = 0.15;
-
-  /** One frame: poses, inertialization, spot springs, joints (forward kinematics), render. */
+  /** One frame: mixers and inertialization, spot springs, skinning matrices, render. */
   frame(dt: number, jump: boolean): void {
     const s = this.state;
     if (!s) return;
+    if (this.pendingHalflife) this.rebuildGroup(s);
     const t0 = performance.now();
-    const switched = s.crowd.advance(dt, jump);
+    if (jump) for (const { action } of s.characters) action.time = (action.time + JUMP_FRACTION * s.duration) % s.duration;
+    // The loop point is a jump too (the capture's last pose is not its first): the characters about
+    // to wrap wrap now, through a transition (one frame's dt is skipped there).
+    const wrapping: AnimationMixer[] = [];
+    for (const c of s.characters) {
+      if (c.action.time + dt >= s.duration) {
+        c.action.time = (c.action.time + dt) % s.duration;
+        wrapping.push(c.mixer);
+      }
+    }
+    if (jump) s.mixers.transition();
+    else if (wrapping.length > 0) s.mixers.transition(wrapping);
+    s.mixers.update(dt);
     const t1 = performance.now();
-    if (switched) s.inertializer.transition(s.crowd.source, s.crowd.input);
-    s.inertializer.update(s.crowd.input, this.halflife, dt, s.output);
-    const t2 = performance.now();
     s.spots.update(dt);
+    this.placeCharacters();
+    const t2 = performance.now();
+    if (s.batch) {
+      s.batch.update();
+    } else {
+      // what scene.updateMatrixWorld() and the renderer do for a skeleton, timed here
+      for (const { mesh, skeletonRoot } of s.characters) {
+        skeletonRoot.updateMatrixWorld();
+        ownUpdate.call(mesh.skeleton);
+      }
+    }
+    this.updates[this.path]++;
     const t3 = performance.now();
-    this.writeJoints(s.output, s.spots.matrices, s.joints, s.crowd.count);
-    const t4 = performance.now();
     this.resize();
     this.renderer.render(this.scene, this.camera);
-    const t5 = performance.now();
-    const sample = { pose: t1 - t0, inertialize: t2 - t1, springs: t3 - t2, joints: t4 - t3, render: t5 - t4 };
-    for (const key of Object.keys(sample) as (keyof CrowdTimings)[]) {
-      this.timings[key] = this.timings[key] === 0 ? sample[key] : this.timings[key] + 0.1 * (sample[key] - this.timings[key]);
-    }
+    const t4 = performance.now();
+    const sample: CrowdTimings = { animation: t1 - t0, springs: t2 - t1, skinning: t3 - t2, render: t4 - t3 };
+    for (const [row, ms] of Object.entries(sample)) record(this.rowSamples, row, ms);
+    record(this.pathSamples, this.pathLabel(), t3 - t2);
+  }
+
+  /** ms per frame of each row: the median of the last frames. */
+  get timings(): CrowdTimings {
+    const rows: CrowdTimings = { animation: 0, springs: 0, skinning: 0, render: 0 };
+    for (const row of Object.keys(rows) as (keyof CrowdTimings)[]) rows[row] = median(this.rowSamples.get(row) ?? []);
+    return rows;
+  }
+
+  /** ms of the skinning row per path that ran ('three.js', 'SkeletonBatch (simd)', …): the median of its last frames. */
+  get skinningMs(): Record<string, number> {
+    const rows: Record<string, number> = {};
+    for (const [key, values] of this.pathSamples) rows[key] = median(values);
+    return rows;
+  }
+
+  /** The label of the running path in `skinningMs`: 'three.js', or 'SkeletonBatch (simd)' etc. */
+  pathLabel(): string {
+    return this.path === 'three' ? 'three.js' : `SkeletonBatch (${this.state?.solver.backend ?? '–'})`;
+  }
+
+  /** Mesh c's skinning matrix of bone b (16 floats, column-major), as the renderer reads it. */
+  boneMatrix(c: number, b: number): number[] {
+    const matrices = this.state?.characters[c]?.mesh.skeleton.boneMatrices;
+    return matrices ? Array.from(matrices.subarray(16 * b, 16 * b + 16)) : [];
   }
 
   dispose(): void {
     const s = this.state;
     if (!s) return;
-    this.scene.remove(s.group);
+    this.detach();
+    this.scene.remove(s.root);
+    s.mixers.dispose();
     s.spots.dispose();
-    s.joints.dispose();
-    s.crowd.dispose();
-    s.inertializer.dispose();
+    for (const { mesh } of s.characters) mesh.skeleton.dispose();
+    const first = s.characters[0]!.mesh;
+    first.geometry.dispose();
+    (first.material as MeshLambertMaterial).dispose();
     s.solver.dispose();
     this.state = null;
+  }
+
+  /** The running path takes over the skeletons: a SkeletonBatch reading the group, or three's update timed before render. */
+  private attach(): void {
+    const s = this.state;
+    if (!s) return;
+    if (this.path === 'batch') {
+      s.batch = new SkeletonBatch(
+        s.solver,
+        s.characters.map((c) => c.mesh),
+        { source: s.mixers },
+      );
+    } else {
+      for (const { mesh } of s.characters) mesh.skeleton.update = uploadOnly;
+    }
+  }
+
+  /** Gives the skeletons back to three (the batch's dispose also has the group write the bones again). */
+  private detach(): void {
+    const s = this.state;
+    if (!s) return;
+    if (s.batch) {
+      s.batch.dispose();
+      s.batch = null;
+    } else {
+      for (const { mesh } of s.characters) delete (mesh.skeleton as Partial<Skeleton>).update;
+    }
+  }
+
+  /** A new group with the current halflife (the mixers keep playing; the offsets start from zero). */
+  private rebuildGroup(s: CrowdState): void {
+    this.pendingHalflife = false;
+    this.detach();
+    s.mixers.dispose();
+    s.mixers = new InertializedMixerGroup(
+      s.solver,
+      s.characters.map((c) => c.mixer),
+      { halflife: this.halflifeValue },
+    );
+    this.attach();
+  }
+
+  /** Each character over its spot. */
+  private placeCharacters(): void {
+    const s = this.state!;
+    const m = s.spots.matrices;
+    s.characters.forEach(({ group }, c) => group.position.set(m[16 * c + 12]!, 0, m[16 * c + 14]!));
   }
 
   private placeGoals(spots: InstancedSprings, count: number): void {
@@ -179,33 +338,6 @@ export class CrowdSection {
     }
   }
 
-  /** Forward kinematics of every character, placed on its spot, into the joints' instance translations. */
-  private writeJoints(pose: Pose, spots: Float32Array, joints: InstancedMesh, count: number): void {
-    const m = joints.instanceMatrix.array as Float32Array;
-    const { bones } = this.clip;
-    const perCharacter = bones + this.clip.endSiteParents.length;
-    const k = this.scale;
-    for (let c = 0; c < count; c++) {
-      forwardKinematics(this.clip, pose.rotations, pose.positions, c * bones, 0, 0, this.world);
-      // The root stands over the spot (the capture's own horizontal position is taken out).
-      const ox = spots[c * 16 + 12]! - this.world.bones[0]! * k,
-        oz = spots[c * 16 + 14]! - this.world.bones[2]! * k;
-      let j = c * perCharacter * 16;
-      for (const array of [this.world.bones, this.world.endSites]) {
-        for (let i = 0; i < array.length; i += 3, j += 16) {
-          m[j] = 1;
-          m[j + 5] = 1;
-          m[j + 10] = 1;
-          m[j + 15] = 1;
-          m[j + 12] = ox + array[i]! * k;
-          m[j + 13] = (array[i + 1]! - this.bottom) * k;
-          m[j + 14] = oz + array[i + 2]! * k;
-        }
-      }
-    }
-    joints.instanceMatrix.needsUpdate = true;
-  }
-
   private resize(): void {
     const canvas = this.renderer.domElement;
     const width = canvas.clientWidth,
@@ -219,6 +351,20 @@ export class CrowdSection {
       this.camera.updateProjectionMatrix();
     }
   }
+}
+
+function record(samples: Map<string, number[]>, key: string, ms: number): void {
+  const values = samples.get(key) ?? [];
+  samples.set(key, values);
+  values.push(ms);
+  if (values.length > WINDOW) values.shift();
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Identity matrices translated to the goals (the spots start on their goals). */

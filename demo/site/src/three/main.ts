@@ -1,10 +1,10 @@
-// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd on InstancedMeshes (zero-copy springs, Inertializer), a
-// spring-following camera (synchronous helpers) and a crowd of three-vrm avatars' spring bones (three-vrm or SpringBones), each with its code shown.
+// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd of skinned characters (InertializedMixerGroup,
+// SkeletonBatch or three's own skinning, zero-copy spot springs), a spring-following camera (synchronous helpers) and a crowd of three-vrm
+// avatars' spring bones (three-vrm or SpringBones), each with its code shown.
 import '../common/style.css';
 import { markReady, showError, slider } from '../common/page.js';
 import type { SpringBonesDemoHook, ThreeDemoHook } from '../common/test-hooks.js';
-import { loadClip } from '../skeleton/clip.js';
-import { CROWD_SIZES, CrowdSection } from './crowd-section.js';
+import { CROWD_SIZES, CrowdSection, type SkinningPath } from './crowd-section.js';
 import { CameraSection } from './camera-section.js';
 import { mountSkeletonPanel } from './skeleton-panel.js';
 import { AVATAR_COUNTS, RATES, SpringBonesSection, type SpringMode } from './spring-bones-section.js';
@@ -23,16 +23,16 @@ async function main(): Promise<void> {
   document.getElementById('camera-code')!.textContent = cameraCode;
   document.getElementById('spring-code')!.textContent = springCode;
   const camera = new CameraSection(document.getElementById('camera-canvas') as HTMLCanvasElement);
-  const clip = await loadClip('./data/pirouette.bvh');
-  const bvhText = await (await fetch('./data/pirouette.bvh')).text();
+  const response = await fetch('./data/pirouette.bvh');
+  if (!response.ok) throw new Error(`fetching ./data/pirouette.bvh failed with HTTP ${response.status}`);
+  const bvhText = await response.text();
   const skeleton = mountSkeletonPanel(document.getElementById('skeleton-panel')!, await createSolver(), bvhText);
-  const crowd = new CrowdSection(document.getElementById('crowd-canvas') as HTMLCanvasElement, clip);
+  const crowd = new CrowdSection(document.getElementById('crowd-canvas') as HTMLCanvasElement, bvhText);
   const params = new URLSearchParams(location.search);
+  if (params.get('skinning') === 'three') crowd.setSkinningPath('three');
   let backend: 'simd' | 'js' = params.get('backend') === 'js' ? 'js' : 'simd';
   let count = Number(params.get('crowd')) || DEFAULT_CROWD;
   let running = await crowd.build(backend, count);
-  /** The last smoothed ms per frame (solver work: inertialize + springs) of each backend. */
-  const perBackend: Record<string, number> = {};
   let jumpRequested = false;
 
   const controls = document.getElementById('crowd-controls')!;
@@ -79,6 +79,22 @@ async function main(): Promise<void> {
       void rebuild();
     },
   );
+  select(
+    'crowd-skinning',
+    'skinning matrices by',
+    [
+      ['batch', 'SkeletonBatch (one call)'],
+      ['three', "three.js's own updates"],
+    ],
+    crowd.skinningPath,
+    (v) => {
+      try {
+        crowd.setSkinningPath(v as SkinningPath);
+      } catch (error) {
+        showError(error);
+      }
+    },
+  );
   const button = (id: string, text: string, onClick: () => void) => {
     const b = document.createElement('button');
     b.id = id;
@@ -88,11 +104,13 @@ async function main(): Promise<void> {
   };
   button('jump', 'Jump', () => (jumpRequested = true));
   button('regroup', 'Regroup', () => crowd.regroup());
-  slider(
+  // The group takes its halflife at construction: it is rebuilt (150 ms at 1,000 characters) when the slider is released.
+  const halflife = slider(
     controls,
     { id: 'halflife', label: 'inertialization halflife', unit: 's', min: 0.02, max: 0.6, step: 0.01, value: crowd.halflife },
-    (v) => (crowd.halflife = v),
+    () => {},
   );
+  halflife.input.addEventListener('change', () => (crowd.halflife = Number(halflife.input.value)));
 
   const hook: ThreeDemoHook = {
     frames: 0,
@@ -100,6 +118,13 @@ async function main(): Promise<void> {
     backend: () => running,
     cameraPosition: () => camera.camera.position.toArray(),
     skeleton,
+    crowd: {
+      path: () => crowd.skinningPath,
+      updates: (path) => crowd.updates[path],
+      timings: () => crowd.timings,
+      skinningMs: () => crowd.skinningMs,
+      boneMatrix: (c, b) => crowd.boneMatrix(c, b),
+    },
   };
   window.threeDemo = hook;
   // A section off screen is not stepped or drawn (two WebGL canvases cost twice the frame time).
@@ -123,14 +148,16 @@ async function main(): Promise<void> {
         crowd.frame(dt, jumpRequested);
         jumpRequested = false;
         const t = crowd.timings;
-        perBackend[running] = t.inertialize + t.springs;
         const ms = (v: number) => `${v.toFixed(2)} ms`;
+        const paths = Object.entries(crowd.skinningMs);
+        const three = crowd.skinningMs['three.js'];
+        const fastest = Math.min(...paths.map(([, v]) => v));
         crowdStats.textContent =
-          `${count.toLocaleString('en')} characters × ${clip.bones} bones, '${running}' backend · per frame: pose ${ms(t.pose)}, ` +
-          `inertialize ${ms(t.inertialize)}, spot springs ${ms(t.springs)}, joints (forward kinematics) ${ms(t.joints)}, render ${ms(t.render)}` +
-          ` · solver work: ${Object.entries(perBackend)
-            .map(([b, v]) => `${b} ${ms(v)}`)
-            .join(', ')}`;
+          `${count.toLocaleString('en')} skinned characters × ${crowd.bones} bones, '${running}' backend, skinning by ${crowd.pathLabel()} · ` +
+          `per frame: mixer + inertialization ${ms(t.animation)}, spot springs ${ms(t.springs)}, ` +
+          `skinning matrices ${ms(t.skinning)}, render ${ms(t.render)}` +
+          ` · skinning matrices by path: ${paths.map(([path, v]) => `${path} ${ms(v)}`).join(', ')}` +
+          (three !== undefined && paths.length > 1 ? ` (three.js ÷ fastest: ${(three / fastest).toFixed(1)}×)` : '');
       }
       if (visible.get(cameraCanvas) !== false) camera.frame(dt);
       if (visible.get(springSection) === true) spring(dt); // built when first seen
