@@ -118,6 +118,8 @@ export class InertializedMixerGroup {
   /** Per mixer: true after its transition until the next update (its velocity is then dst's). */
   private readonly fresh: boolean[];
   private lastDt = 0;
+  /** Where a transition reads the pose at t + ε (allocated at the first transition). */
+  private probe: { x: Float32Array; q: Float32Array; s: Float32Array | null } | null = null;
   private disposed = false;
   private readonly zeroVelocity: 'source' | 'destination' | undefined;
 
@@ -329,8 +331,9 @@ export class InertializedMixerGroup {
       velocities(this.prevX, this.prevQ, input.positions, input.rotations, this.lastDt, src.velocities, src.angularVelocities, b * m, b);
     }
     // destination: the new pose at t and at t + ε
-    const probeX = new Float32Array(3 * b * this.mixers.length),
-      probeQ = new Float32Array(4 * b * this.mixers.length);
+    // the pose at t + ε, written where mixer m's pose goes (arrays of the whole group, allocated once)
+    this.probe ??= { x: new Float32Array(3 * b * this.mixers.length), q: new Float32Array(4 * b * this.mixers.length), s: null };
+    const { x: probeX, q: probeQ } = this.probe;
     dst.positions.set(input.positions.subarray(x0, x1), x0);
     dst.rotations.set(input.rotations.subarray(q0, q1), q0);
     const scales = this.scales;
@@ -339,7 +342,11 @@ export class InertializedMixerGroup {
     this.readMixer(method, m, dst.positions, dst.rotations, scales?.dst ?? null);
     probeX.set(dst.positions.subarray(x0, x1), x0);
     probeQ.set(dst.rotations.subarray(q0, q1), q0);
-    const probeS = scales ? Float32Array.from(scales.dst) : null;
+    let probeS: Float32Array | null = null;
+    if (scales) {
+      probeS = this.probe.s ??= new Float32Array(scales.dst.length);
+      probeS.set(scales.dst.subarray(x0, x1), x0);
+    }
     mixer.update(EPSILON);
     this.readMixer(method, m, probeX, probeQ, probeS);
     mixer.update(-EPSILON);
