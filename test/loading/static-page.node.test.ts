@@ -2,6 +2,9 @@
 // <script type="module"> (laid out as node_modules/spring-solver/dist/ on the server), and the
 // wasm is served as application/wasm (streaming compile) or as application/octet-stream, which
 // streaming compilation refuses, so the loader must compile from the downloaded bytes.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,5 +132,28 @@ describe('a static page importing dist/index.js with no bundler', () => {
           `its embedded copy failed to load too: TypeError: Failed to fetch dynamically imported module: ${origin}${EMBEDDED}$`,
       ),
     );
+  });
+});
+
+describe("the README's browser block", () => {
+  it("runs as written in a page served beside node_modules/spring-solver/dist, and logs 'simd'", async () => {
+    const readme = readFileSync(path('../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Browser, no bundler'));
+    const block = /```html\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(block).toContain('<script type="module">');
+    const dir = mkdtempSync(join(tmpdir(), 'spring-solver-readme-html-'));
+    writeFileSync(join(dir, 'index.html'), `<!doctype html>\n<link rel="icon" href="data:," />\n${block}\n`);
+    const server = await startStaticServer({ mounts: { '/': dir, '/node_modules/spring-solver/dist': path('../../dist/') } });
+    try {
+      const { page, errors } = await openWatchedPage(browser);
+      const logged = new Promise<string>((resolve) => page.on('console', (message) => message.type() === 'log' && resolve(message.text())));
+      await page.goto(server.url);
+      expect(await logged).toBe('simd');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
