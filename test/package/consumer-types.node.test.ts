@@ -88,8 +88,11 @@ const DECLARATIONS = [
   'dist/backends/wasm/wasm-solver.d.ts',
 ];
 
-/** The compilers the consumer is checked with: the repository's own (its `tsc` runs with Node). */
-const COMPILERS = [{ name: 'TypeScript 5.9', bin: 'node_modules/typescript/bin/tsc', version: /^Version 5\.9\./ }];
+/** The compilers the consumer is checked with: the repository's TypeScript 5.9 and the newest, 7 (native; devDependency `typescript7`). */
+const COMPILERS = [
+  { name: 'TypeScript 5.9', bin: 'node_modules/typescript/bin/tsc', version: /^Version 5\.9\./ },
+  { name: 'TypeScript 7', bin: 'node_modules/typescript7/bin/tsc', version: /^Version 7\./ },
+];
 
 describe('the published declarations in a consumer project', () => {
   let dir: string;
