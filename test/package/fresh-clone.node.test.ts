@@ -2,7 +2,7 @@
  * A newcomer's clone: the repository's committed HEAD, cloned (`git clone`) into a fresh temporary
  * folder `<tmp>/x/y` with nothing beside it, so no file outside the repository can be reached by a
  * relative path (a `shared` folder next to the repository, as developers have, in particular).
- * There it builds (`npm run build`), runs the `npm start` demo (`node demo/crowd.js`), the Node
+ * There it builds (`npm run build`), runs the `npm start` demo (`node demo/crowd.js`) and quick benchmark, the Node
  * tests that read the motion capture, the benchmark suite that reads it and the demo site's build
  * (whose plugin copies it), and checks that the capture is the in-repository data/pirouette.bvh.
  *
@@ -82,9 +82,19 @@ describe('a fresh clone, with nothing beside it', { timeout: 4 * MINUTE }, () =>
     expect(out).toMatch(/^simd +\d+ transitions\. Largest jump/m);
   });
 
+  it("runs npm start's quick benchmark", () => {
+    const out = run(process.execPath, ['bench/run.js', '--quick'], 3 * MINUTE);
+    expect(out).toMatch(/×plainJS/);
+  });
+
   it('passes the Node tests that read the capture', () => {
     const vitest = join(clone, 'node_modules/vitest/vitest.mjs');
-    const files = ['test/bvh', 'test/reference/so3-jacobian.node.test.ts', 'test/three/inertialized-mixer.node.test.ts'];
+    const files = [
+      'test/bvh',
+      'test/reference/so3-jacobian.node.test.ts',
+      'test/three/inertialized-mixer.node.test.ts',
+      'test/three/skeleton-batch.test.ts',
+    ];
     const json = join(top, 'vitest.json');
     run(process.execPath, [vitest, 'run', '--project', 'node', '--reporter', 'json', '--outputFile', json, ...files], 3 * MINUTE);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
@@ -101,6 +111,7 @@ describe('a fresh clone, with nothing beside it', { timeout: 4 * MINUTE }, () =>
       'test/bvh/bvh.node.test.ts',
       'test/reference/so3-jacobian.node.test.ts',
       'test/three/inertialized-mixer.node.test.ts',
+      'test/three/skeleton-batch.test.ts',
     ]);
   });
 
