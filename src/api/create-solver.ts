@@ -3,7 +3,7 @@
  * fixed memory, and checks the options.
  */
 import type { Backend } from '../core/types.js';
-import type { Solver } from './solver.js';
+import type { Solver, SolverBase } from './solver.js';
 import { JsSolver } from '../backends/js-solver.js';
 import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from '../backends/wasm/wasm-solver.js';
 import { compileBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
@@ -11,14 +11,32 @@ import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { checkNumber, describe } from '../core/validate.js';
 import { silenceLargeDt } from '../core/dt.js';
 import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
+import { checkThreads, createThreadedSolver, threadsFellBack, threadsUnavailable, threadsWanted, type ThreadsOption } from './threads.js';
+import { describeError } from '../backends/wasm/load.js';
 
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */
   backend?: Backend;
   /** Bytes available to alloc() in a wasm solver, fixed for its life. Default 64 MiB. */
   memoryBytes?: number;
-  /** Where to load the wasm builds from, when the default (next to this file) does not suit the bundler or server. */
-  wasm?: { simd?: WasmSource; scalar?: WasmSource };
+  /**
+   * Where to load the wasm builds from, when the default (next to this file) does not suit the
+   * bundler or server. `simdThreads`: the threaded SIMD build (spring-solver.simd-threads.wasm),
+   * loaded only with `threads` above 1.
+   */
+  wasm?: { simd?: WasmSource; scalar?: WasmSource; simdThreads?: WasmSource };
+  /**
+   * Threads that run a large call together, on one shared memory: 1 (default: no worker, nothing
+   * shared), a number, or 'auto' (the cores the platform reports, at most 8). Each call stays
+   * synchronous and its results are bit-identical to one thread's; calls below a measured size
+   * run on the calling thread alone. Needs the SIMD backend and SharedArrayBuffer (a browser page
+   * must be cross-origin isolated: README, "Threads"). Where threads cannot run, the solver runs
+   * on one thread and says why in `solver.threadsReason`, warned as `onFallback` says.
+   * `solver.threads` is the number that runs. `solver.dispose()` ends the workers.
+   */
+  threads?: ThreadsOption;
+  /** Splits every call a threaded solver can split, whatever its size (the tests'). @internal */
+  splitEverything?: boolean;
   /**
    * When no backend is forced and a wasm build the engine supports fails to load (a 404, a
    * bundler that did not copy it, a Content-Security-Policy), createSolver() runs the next backend
@@ -51,7 +69,7 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`createSolver: options must be an object, got ${describe(options)}`);
   }
-  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn', warnLargeDt = true } = options;
+  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn', warnLargeDt = true, threads = 1 } = options;
   if (backend !== undefined && !BACKENDS.includes(backend)) {
     throw new RangeError(`createSolver: backend is ${JSON.stringify(backend)}; it must be one of ${BACKENDS.join(', ')}`);
   }
@@ -66,8 +84,43 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
   if (!Number.isInteger(memoryBytes) || memoryBytes > 2 ** 31) {
     throw new RangeError(`createSolver: memoryBytes is ${memoryBytes}; it must be a whole number of bytes up to 2 GiB`);
   }
-  const solver = await pickSolver(backend, memoryBytes, wasm, onFallback);
+  checkThreads(threads);
+  const solver =
+    (await threadedSolver(threads, backend, memoryBytes, wasm, onFallback, options.splitEverything === true)) ??
+    (await pickSolver(backend, memoryBytes, wasm, onFallback));
   if (!warnLargeDt) silenceLargeDt(solver);
+  return solver;
+}
+
+/**
+ * A threaded SIMD solver when more than one thread is asked for and they can run; else null,
+ * after recording why on the solver the caller then creates (or throwing, with onFallback 'throw').
+ */
+async function threadedSolver(
+  threads: ThreadsOption,
+  backend: Backend | undefined,
+  memoryBytes: number,
+  wasm: NonNullable<SolverOptions['wasm']>,
+  onFallback: OnFallback,
+  splitEverything: boolean,
+): Promise<Solver | null> {
+  const wanted = await threadsWanted(threads);
+  if (wanted === 1) return null;
+  let reason = threadsUnavailable(backend);
+  let cause: unknown;
+  if (reason === null) {
+    try {
+      const solver = await createThreadedSolver(wanted, memoryBytes, wasm.simdThreads);
+      if (splitEverything) solver.threading!.minimumOverride = 0;
+      return solver;
+    } catch (error) {
+      cause = error;
+      reason = `the threaded SIMD build failed to start: ${describeError(error)}`;
+    }
+  }
+  if (onFallback === 'throw') throw new Error(`createSolver: ${reason} (onFallback is 'throw')`, { cause });
+  const solver = await pickSolver(backend, memoryBytes, wasm, onFallback);
+  threadsFellBack(solver as SolverBase, wanted, reason, onFallback);
   return solver;
 }
 

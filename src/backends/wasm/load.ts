@@ -9,12 +9,14 @@
  */
 import type { KernelExports } from '../../core/kernel-exports.js';
 
-export type WasmBuild = 'simd' | 'scalar';
+/** 'simd-threads': the SIMD build on a shared memory, for a threaded solver (the same code, byte for byte). */
+export type WasmBuild = 'simd' | 'scalar' | 'simd-threads';
 
 /** Where a build comes from: a URL to fetch or read, the bytes, a fetch Response, or a compiled Module. */
 export type WasmSource = URL | string | BufferSource | Response | WebAssembly.Module;
 
 export function defaultWasmUrl(build: WasmBuild): URL {
+  if (build === 'simd-threads') return new URL('./spring-solver.simd-threads.wasm', import.meta.url);
   return build === 'simd' ? new URL('./spring-solver.simd.wasm', import.meta.url) : new URL('./spring-solver.scalar.wasm', import.meta.url);
 }
 
@@ -63,12 +65,16 @@ async function compileDefault(build: WasmBuild): Promise<WebAssembly.Module> {
  */
 async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebAssembly.Module> {
   try {
-    const base64 =
-      build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
-    return await WebAssembly.compile(decodeBase64(base64));
+    return await WebAssembly.compile(decodeBase64(await embeddedBase64(build)));
   } catch (error) {
     throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
   }
+}
+
+/** A build's embedded copy, as base64, from its own module. */
+export async function embeddedBase64(build: WasmBuild): Promise<string> {
+  if (build === 'simd-threads') return (await import('./embedded-simd-threads.js')).SIMD_THREADS_BASE64;
+  return build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
 }
 
 /** A file's bytes (file: URLs, in Node) or its fetch Response, which must be OK. */
