@@ -25,9 +25,10 @@ import three from './suites/three-buffers.js';
 import callers from './suites/callers.js';
 import threeMixer from './suites/three.js';
 import vrm from './suites/vrm.js';
+import threads from './suites/threads.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer, vrm];
+const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer, vrm, threads];
 
 // ---------------------------------------------------------------------------------------------
 // Options

@@ -110,9 +110,7 @@ async function threadedSolver(
   let cause: unknown;
   if (reason === null) {
     try {
-      const solver = await createThreadedSolver(wanted, memoryBytes, wasm.simdThreads);
-      if (splitEverything) solver.threading!.minimumOverride = 0;
-      return solver;
+      return await createThreadedSolver(wanted, memoryBytes, wasm.simdThreads, splitEverything);
     } catch (error) {
       cause = error;
       reason = `the threaded SIMD build failed to start: ${describeError(error)}`;

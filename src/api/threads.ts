@@ -56,12 +56,17 @@ export function threadsUnavailable(backend: Backend | undefined): string | null 
 }
 
 /** A SIMD solver on `threads` threads: the threaded build on a shared memory, threads − 1 workers started. Rejects with the reason when it cannot. */
-export async function createThreadedSolver(threads: number, memoryBytes: number, source?: WasmSource): Promise<WasmSolver> {
+export async function createThreadedSolver(
+  threads: number,
+  memoryBytes: number,
+  source: WasmSource | undefined,
+  splitEverything: boolean,
+): Promise<WasmSolver> {
   const module = await compileBuild('simd-threads', source);
   const memory = createMemory(memoryBytes, true);
   const kernels = await instantiateBuild(module, memory);
   const pool = await ThreadPool.start(module, memory, threads - 1, START_MS);
-  return new WasmSolver('simd', kernels, memory, new Threading(pool));
+  return new WasmSolver('simd', kernels, memory, new Threading(pool, splitEverything ? 0 : null));
 }
 
 /** Reasons already printed by 'warn', so that each is printed once per page or process. */

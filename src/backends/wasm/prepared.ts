@@ -14,7 +14,7 @@ interface Host {
   readonly rawKernels: KernelExports;
   readonly threads: number;
   rawKernel(name: string): ((...args: number[]) => unknown) | undefined;
-  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], advances: () => readonly number[]): number;
+  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void;
   owns(array: Float32Array): boolean;
   alloc(length: number): Float32Array;
   free(array: Float32Array): void;
@@ -141,11 +141,10 @@ export function replayKernel(
     };
   }
   const advances = contractAdvances(operands, params.length, scalars.length);
-  const layout = () => advances;
   return {
     run(dt) {
       if (hasDt) args[dtSlot] = dt;
-      host.callKernel(kernel.wasm, fn, args, layout);
+      host.callKernel(kernel.wasm, fn, args, n, advances);
     },
     dispose,
   };

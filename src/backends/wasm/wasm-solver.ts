@@ -156,9 +156,9 @@ export class WasmSolver extends SolverBase {
    * (threads/split.ts): split over the threads when the solver has them and the call is large
    * enough. @internal
    */
-  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], advances: () => readonly number[]): number {
-    if (this.threading) return this.threading.run(name, fn as (...args: number[]) => number, args, advances());
-    return Number(fn.apply(null, args));
+  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void {
+    if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances);
+    else fn.apply(null, args);
   }
 
   /** A kernel export by name, unwrapped (the prepared calls split through callKernel). @internal */
@@ -277,9 +277,9 @@ export class WasmSolver extends SolverBase {
     for (const o of operands) if (o.array !== null && o.array.buffer !== buffer) return false;
     for (const p of params) if (typeof p !== 'number' && p.buffer !== buffer) return false;
     const args = kernelArguments(operands, n, params, scalars, (value, slot) => this.paramPointer(value, slot));
-    if (this.threading)
-      this.threading.run(name, fn as (...args: number[]) => number, args, contractAdvances(operands, params.length, scalars.length));
-    else fn.apply(null, args);
+    if (this.threading?.splits(name, n)) {
+      this.threading.split(name, fn as (...args: number[]) => number, args, contractAdvances(operands, params.length, scalars.length));
+    } else fn.apply(null, args);
     return true;
   }
 

@@ -9,6 +9,9 @@ import { ARGC, CONTROL_INTS, FAILED, GEN, JOB, MAX_ARGS, MAX_WORKERS, PENDING, R
 import { startWorker, type StartedWorker } from './spawn.js';
 import { shareOf, shiftedArguments, N_ARGUMENT } from './split.js';
 
+/** How long the calling thread waits for a worker's share before it gives up with an error. */
+const WAIT_MS = 60_000;
+
 export class ThreadPool {
   /** Threads a split call runs on: the workers and the calling thread. */
   readonly threads: number;
@@ -104,14 +107,13 @@ export class ThreadPool {
   /** Until every worker has run its share. */
   private wait(): void {
     const control = this.control;
-    if (this.canBlock) {
-      for (let pending = Atomics.load(control, PENDING); pending !== 0; pending = Atomics.load(control, PENDING)) {
-        Atomics.wait(control, PENDING, pending);
-      }
-    } else {
-      while (Atomics.load(control, PENDING) !== 0) {
-        // a browser's main thread may not block: the shares are short
-      }
+    const started = performance.now();
+    for (let spins = 1; Atomics.load(control, PENDING) !== 0; spins++) {
+      // A browser's main thread may not block: it spins on Atomics.load (the shares are short).
+      if (this.canBlock) Atomics.wait(control, PENDING, Atomics.load(control, PENDING), WAIT_MS);
+      else if (spins % 4096 !== 0 || performance.now() - started < WAIT_MS) continue;
+      // A worker that never finishes (terminated by the host, out of memory) must not hang the caller.
+      if (performance.now() - started >= WAIT_MS) throw new Error(`internal: a worker did not finish its share within ${WAIT_MS} ms`);
     }
   }
 

@@ -17,24 +17,32 @@ const DAMPER_UNIFORM = [4, 4, N, 0, 0]; // x, g, n, halflife, dt
 const DAMPER_VARYING = [4, 4, N, P, 0, 0]; // x, g, n, halflife, stride, dt
 
 export class Threading {
-  /** Overrides every kernel's minimum (the tests' 0). @internal */
-  minimumOverride: number | null = null;
+  /**
+   * `minimumOverride`: every kernel's smallest split call, instead of its measured one (the
+   * tests' 0: every call split).
+   */
+  constructor(
+    readonly pool: ThreadPool,
+    private readonly minimumOverride: number | null = null,
+  ) {}
 
-  constructor(readonly pool: ThreadPool) {}
+  /** The smallest call of `kernel`, in elements, that is split (at least 1). */
+  minimum(kernel: string): number {
+    return Math.max(1, this.minimumOverride ?? splitMinimum(kernel));
+  }
 
   /** Whether a call of `kernel` over n elements is split. */
   splits(kernel: string, n: number): boolean {
-    return n >= (this.minimumOverride ?? splitMinimum(kernel)) && n > 0;
+    return n >= this.minimum(kernel);
   }
 
   /**
-   * Runs `fn`, the calling thread's export `kernel`, over `args` (layout `advances`, see split.ts):
-   * split when it is worth it, else on this thread alone. Returns the kernel's result (the sum of the shares').
+   * Runs `fn`, the calling thread's export `kernel`, over `args` (layout `advances`, see split.ts)
+   * split over the threads (the caller checked `splits`). Returns the sum of the shares' results.
    */
-  run(kernel: string, fn: Fn, args: number[], advances: readonly number[]): number {
-    const n = args[advances.indexOf(N)]!;
+  split(kernel: string, fn: Fn, args: number[], advances: readonly number[]): number {
     const job = this.pool.job(kernel);
-    if (job < 0 || !this.splits(kernel, n)) return fn.apply(null, args);
+    if (job < 0) return fn.apply(null, args);
     return this.pool.run(job, fn, args, advances);
   }
 
@@ -49,21 +57,29 @@ export class Threading {
     const springPerElement = raw.springPerElement as Fn;
     const damperUniform = raw.damperUniform as Fn;
     const damperVarying = raw.damperVarying as Fn;
+    const pool = this.pool;
+    // The minimums and jobs looked up once: a call below its minimum costs one comparison more than on one thread.
+    const [springUniformMin, springPerElementMin, damperUniformMin, damperVaryingMin] = [
+      'springUniform',
+      'springPerElement',
+      'damperUniform',
+      'damperVarying',
+    ].map((name) => (pool.job(name) < 0 ? Infinity : this.minimum(name))) as [number, number, number, number];
     wrapped.springUniform = (x, v, g, q, n, mode, p0, p1, dt) => {
-      if (!this.splits('springUniform', n)) return springUniform(x, v, g, q, n, mode, p0, p1, dt);
-      this.run('springUniform', springUniform, [x, v, g, q, n, mode, p0, p1, dt], SPRING_UNIFORM);
+      if (n < springUniformMin) return springUniform(x, v, g, q, n, mode, p0, p1, dt);
+      pool.run(pool.job('springUniform'), springUniform, [x, v, g, q, n, mode, p0, p1, dt], SPRING_UNIFORM);
     };
     wrapped.springPerElement = (x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef) => {
-      if (coef !== 0 || !this.splits('springPerElement', n)) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
-      return this.run('springPerElement', springPerElement, [x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef], SPRING_PER_ELEMENT);
+      if (n < springPerElementMin || coef !== 0) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
+      return pool.run(pool.job('springPerElement'), springPerElement, [x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef], SPRING_PER_ELEMENT);
     };
     wrapped.damperUniform = (x, g, n, halflife, dt) => {
-      if (!this.splits('damperUniform', n)) return damperUniform(x, g, n, halflife, dt);
-      this.run('damperUniform', damperUniform, [x, g, n, halflife, dt], DAMPER_UNIFORM);
+      if (n < damperUniformMin) return damperUniform(x, g, n, halflife, dt);
+      pool.run(pool.job('damperUniform'), damperUniform, [x, g, n, halflife, dt], DAMPER_UNIFORM);
     };
     wrapped.damperVarying = (x, g, n, h, stride, dt) => {
-      if (!this.splits('damperVarying', n)) return damperVarying(x, g, n, h, stride, dt);
-      this.run('damperVarying', damperVarying, [x, g, n, h, stride, dt], DAMPER_VARYING);
+      if (n < damperVaryingMin) return damperVarying(x, g, n, h, stride, dt);
+      pool.run(pool.job('damperVarying'), damperVarying, [x, g, n, h, stride, dt], DAMPER_VARYING);
     };
     return wrapped;
   }

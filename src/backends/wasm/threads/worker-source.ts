@@ -48,8 +48,9 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
   const args = new Float64Array(start.args);
   const w = start.index;
   const lists: number[][] = [];
-  post({ ready: true });
+  // The generation before saying ready: the first call may bump it before this worker waits.
   let seen = Atomics.load(control, GEN);
+  post({ ready: true });
   for (;;) {
     Atomics.wait(control, GEN, seen);
     seen = Atomics.load(control, GEN);
