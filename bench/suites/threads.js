@@ -83,12 +83,14 @@ export default {
   targets(t) {
     const lines = [];
     if (threaded.threads !== THREADS) lines.push(`threads: ${threaded.threads} ran, not ${THREADS}: ${threaded.threadsReason}`);
+    /** @param {string} kernel @param {string} params @param {number} n @param {string | null} [variant] */
     const ratio = (kernel, params, n, variant = null) => {
       const one = t.find(kernel, params, 'simd', n, variant);
       const two = t.find(kernel, params, `simd×${THREADS}`, n, variant);
       if (!one || !two) return { value: null, noisy: false };
       return { value: one.nsPerElementP50 / two.nsPerElementP50, noisy: one.noisy || two.noisy };
     };
+    /** @param {string} name @param {string} kernel @param {string} params @param {number} n @param {number} min @param {string | null} [variant] */
     const target = (name, kernel, params, n, min, variant = null) =>
       t.check({ name, ...ratio(kernel, params, n, variant), min, unit: '× one thread' });
     target(

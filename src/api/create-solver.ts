@@ -22,7 +22,8 @@ export interface SolverOptions {
   /**
    * Where to load the wasm builds from, when the default (next to this file) does not suit the
    * bundler or server. `simdThreads`: the threaded SIMD build (spring-solver.simd-threads.wasm),
-   * loaded only with `threads` above 1.
+   * used only with `threads` above 1; by default it is made from the SIMD build's bytes (the two
+   * differ only in their memory import), so it needs no file of its own.
    */
   wasm?: { simd?: WasmSource; scalar?: WasmSource; simdThreads?: WasmSource };
   /**
@@ -110,7 +111,7 @@ async function threadedSolver(
   let cause: unknown;
   if (reason === null) {
     try {
-      return await createThreadedSolver(wanted, memoryBytes, wasm.simdThreads, splitEverything);
+      return await createThreadedSolver(wanted, memoryBytes, wasm, splitEverything);
     } catch (error) {
       cause = error;
       reason = `the threaded SIMD build failed to start: ${describeError(error)}`;

@@ -5,7 +5,7 @@
  * (src/api/fallback.ts); the solver then runs on one thread, as with `threads: 1`.
  */
 import { WasmSolver, createMemory } from '../backends/wasm/wasm-solver.js';
-import { compileBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
+import { compileThreadedBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
 import { ThreadPool } from '../backends/wasm/threads/pool.js';
 import { Threading } from '../backends/wasm/threads/threaded.js';
 import { reportedCores } from '../backends/wasm/threads/spawn.js';
@@ -59,10 +59,10 @@ export function threadsUnavailable(backend: Backend | undefined): string | null 
 export async function createThreadedSolver(
   threads: number,
   memoryBytes: number,
-  source: WasmSource | undefined,
+  sources: { simd?: WasmSource; simdThreads?: WasmSource },
   splitEverything: boolean,
 ): Promise<WasmSolver> {
-  const module = await compileBuild('simd-threads', source);
+  const module = await compileThreadedBuild(sources.simd, sources.simdThreads);
   const memory = createMemory(memoryBytes, true);
   const kernels = await instantiateBuild(module, memory);
   const pool = await ThreadPool.start(module, memory, threads - 1, START_MS);

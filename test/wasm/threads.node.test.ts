@@ -191,6 +191,19 @@ describe('threads: 2, Inertializer and prepared calls', () => {
   });
 });
 
+describe('the threaded build', () => {
+  it("is the SIMD build's bytes with the memory import made shared: asc's --target simd-threads, byte for byte", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { sharedMemoryBuild } = await import('../../dist/backends/wasm/shared-build.js');
+    const file = (name: string) => readFile(new URL(`../../dist/backends/wasm/spring-solver.${name}.wasm`, import.meta.url));
+    const [simd, threads] = [await file('simd'), await file('simd-threads')];
+    expect(Buffer.compare(Buffer.from(sharedMemoryBuild(simd)), threads)).toBe(0);
+    expect(WebAssembly.Module.imports(new WebAssembly.Module(threads))).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
+    expect(() => sharedMemoryBuild(threads)).toThrow(/shared memory already/);
+    expect(() => sharedMemoryBuild(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(/not a WebAssembly module/);
+  });
+});
+
 describe('createSolver({ threads })', () => {
   it('rejects a threads option that is not a whole number from 1 or "auto", naming it', async () => {
     for (const threads of [0, 1.5, -2, 66, Number.NaN]) {
@@ -212,6 +225,16 @@ describe('createSolver({ threads })', () => {
       expect((solver as unknown as { memoryBuffer: unknown }).memoryBuffer).toBeInstanceOf(ArrayBuffer);
       solver.dispose();
     }
+  });
+
+  it('spring-solver/embedded runs threads too, from its embedded SIMD build: the same bits', async () => {
+    const embedded = await import('../../dist/embedded.js');
+    const solver = await embedded.createSolver({ threads: 2, splitEverything: true });
+    expect(solver.threads).toBe(2);
+    const drawn = METHODS.springDamper!.map(([, kind]) => drawArgument(mulberry32(5), kind, 1037, 3, 'perElement'));
+    expect(runOn(solver, 'springDamper', drawn, 'alloc')).toEqual(runOn(single, 'springDamper', drawn, 'alloc'));
+    expect(splitCalls(solver)).toBe(1);
+    solver.dispose();
   });
 
   it("'auto' runs the cores Node reports, at most 8", async () => {
@@ -244,6 +267,14 @@ describe('createSolver({ threads })', () => {
       expect(solver.threadsReason).toMatch(/^the threaded SIMD build failed to start: /);
       solver.dispose();
       expect(warn).toHaveBeenCalledTimes(1);
+      // A compiled SIMD module cannot be given a shared memory
+      const module = await WebAssembly.compile(
+        await readFile(new URL('../../dist/backends/wasm/spring-solver.simd.wasm', import.meta.url)),
+      );
+      const fromModule = await createSolver({ threads: 2, wasm: { simd: module }, onFallback: 'silent' });
+      expect(fromModule.threads).toBe(1);
+      expect(fromModule.threadsReason).toMatch(/wasm.simd is a compiled WebAssembly.Module/);
+      fromModule.dispose();
       await expect(createSolver({ threads: 2, backend: 'wasm', onFallback: 'throw' })).rejects.toThrow(
         /^createSolver: threads run on the SIMD backend only.*\(onFallback is 'throw'\)$/,
       );

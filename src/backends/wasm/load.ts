@@ -8,15 +8,14 @@
  * (docs/DECISIONS.md, "Zero-config SIMD under every bundler").
  */
 import type { KernelExports } from '../../core/kernel-exports.js';
+import { sharedMemoryBuild } from './shared-build.js';
 
-/** 'simd-threads': the SIMD build on a shared memory, for a threaded solver (the same code, byte for byte). */
-export type WasmBuild = 'simd' | 'scalar' | 'simd-threads';
+export type WasmBuild = 'simd' | 'scalar';
 
 /** Where a build comes from: a URL to fetch or read, the bytes, a fetch Response, or a compiled Module. */
 export type WasmSource = URL | string | BufferSource | Response | WebAssembly.Module;
 
 export function defaultWasmUrl(build: WasmBuild): URL {
-  if (build === 'simd-threads') return new URL('./spring-solver.simd-threads.wasm', import.meta.url);
   return build === 'simd' ? new URL('./spring-solver.simd.wasm', import.meta.url) : new URL('./spring-solver.scalar.wasm', import.meta.url);
 }
 
@@ -65,16 +64,65 @@ async function compileDefault(build: WasmBuild): Promise<WebAssembly.Module> {
  */
 async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebAssembly.Module> {
   try {
-    return await WebAssembly.compile(decodeBase64(await embeddedBase64(build)));
+    return await WebAssembly.compile(await embeddedBytes(build));
   } catch (error) {
     throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
   }
 }
 
-/** A build's embedded copy, as base64, from its own module. */
-export async function embeddedBase64(build: WasmBuild): Promise<string> {
-  if (build === 'simd-threads') return (await import('./embedded-simd-threads.js')).SIMD_THREADS_BASE64;
-  return build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
+/** A build's embedded copy, from its own module. */
+async function embeddedBytes(build: WasmBuild): Promise<Uint8Array<ArrayBuffer>> {
+  const base64 = build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
+  return decodeBase64(base64);
+}
+
+let threadedDefault: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * The threaded SIMD build (shared-build.ts): `threads` when given, else the SIMD build's bytes
+ * (`simd`, or the file next to this module, or its embedded copy) with their memory made shared.
+ * The default is compiled once per page or process.
+ */
+export function compileThreadedBuild(simd?: WasmSource, threads?: WasmSource): Promise<WebAssembly.Module> {
+  if (threads !== undefined) return compileSource(threads);
+  if (simd !== undefined) return simdBytes(simd).then((bytes) => WebAssembly.compile(sharedMemoryBuild(bytes)));
+  if (!threadedDefault) {
+    threadedDefault = defaultSimdBytes().then((bytes) => WebAssembly.compile(sharedMemoryBuild(bytes)));
+    threadedDefault.catch(() => (threadedDefault = undefined));
+  }
+  return threadedDefault;
+}
+
+/** The SIMD build's bytes from the file next to this module, or from its embedded copy when the file cannot be read. */
+async function defaultSimdBytes(): Promise<Uint8Array> {
+  let file: Response | Uint8Array<ArrayBuffer>;
+  try {
+    file = await readUrl(defaultWasmUrl('simd'));
+  } catch (missing) {
+    try {
+      return await embeddedBytes('simd');
+    } catch (error) {
+      throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
+    }
+  }
+  return file instanceof Uint8Array ? file : new Uint8Array(await file.arrayBuffer());
+}
+
+/** The bytes of a SIMD build the caller gave (a Response is cloned: the single-thread fallback may still read it). */
+async function simdBytes(source: WasmSource): Promise<Uint8Array> {
+  if (source instanceof WebAssembly.Module) {
+    throw new Error(
+      'wasm.simd is a compiled WebAssembly.Module, which cannot be given a shared memory: pass its bytes, a URL, or wasm.simdThreads',
+    );
+  }
+  if (typeof Response !== 'undefined' && source instanceof Response)
+    return new Uint8Array(await checkResponse(source.clone()).arrayBuffer());
+  if (typeof source === 'string' || source instanceof URL) {
+    const file = await readUrl(source);
+    return file instanceof Uint8Array ? file : new Uint8Array(await file.arrayBuffer());
+  }
+  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  return new Uint8Array(source as ArrayBuffer);
 }
 
 /** A file's bytes (file: URLs, in Node) or its fetch Response, which must be OK. */
