@@ -62,7 +62,11 @@ async function openPage(headers: Record<string, string>) {
     const { threads, threadsReason, crossOriginIsolated } = (window as unknown as { threads: PageThreads }).threads;
     return { threads, threadsReason, crossOriginIsolated };
   });
-  return { page, errors, warnings, report, close: async () => (await page.context().close(), await server.close()) };
+  const close = async () => {
+    await page.context().close();
+    await server.close();
+  };
+  return { page, errors, warnings, report, close };
 }
 
 describe('a page with createSolver({ threads: 2 }) in Chromium', () => {
