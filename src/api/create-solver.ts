@@ -3,7 +3,7 @@
  * fixed memory, and checks the options.
  */
 import type { Backend } from '../core/types.js';
-import type { Solver, SolverBase } from './solver.js';
+import type { Solver } from './solver.js';
 import { JsSolver } from '../backends/js-solver.js';
 import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from '../backends/wasm/wasm-solver.js';
 import { compileBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
@@ -11,8 +11,7 @@ import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { checkNumber, describe } from '../core/validate.js';
 import { silenceLargeDt } from '../core/dt.js';
 import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
-import { checkThreads, createThreadedSolver, threadsFellBack, threadsUnavailable, threadsWanted, type ThreadsOption } from './threads.js';
-import { describeError } from '../backends/wasm/load.js';
+import type { ThreadsOption } from './threads.js';
 
 export interface SolverOptions {
   /** Force a backend. Default: 'simd' when the engine supports it, else 'wasm', else 'js'. */
@@ -86,41 +85,34 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
     throw new RangeError(`createSolver: memoryBytes is ${memoryBytes}; it must be a whole number of bytes up to 2 GiB`);
   }
   checkThreads(threads);
+  const pick = () => pickSolver(backend, memoryBytes, wasm, onFallback);
+  // The threads' code is imported only when asked for: one thread's bundles do not carry it.
   const solver =
-    (await threadedSolver(threads, backend, memoryBytes, wasm, onFallback, options.splitEverything === true)) ??
-    (await pickSolver(backend, memoryBytes, wasm, onFallback));
+    threads === 1
+      ? await pick()
+      : await (await import('./threads.js')).threadedSolver(
+          threads,
+          backend,
+          memoryBytes,
+          wasm,
+          onFallback,
+          options.splitEverything === true,
+          pick,
+        );
   if (!warnLargeDt) silenceLargeDt(solver);
   return solver;
 }
 
-/**
- * A threaded SIMD solver when more than one thread is asked for and they can run; else null,
- * after recording why on the solver the caller then creates (or throwing, with onFallback 'throw').
- */
-async function threadedSolver(
-  threads: ThreadsOption,
-  backend: Backend | undefined,
-  memoryBytes: number,
-  wasm: NonNullable<SolverOptions['wasm']>,
-  onFallback: OnFallback,
-  splitEverything: boolean,
-): Promise<Solver | null> {
-  const wanted = await threadsWanted(threads);
-  if (wanted === 1) return null;
-  let reason = threadsUnavailable(backend);
-  let cause: unknown;
-  if (reason === null) {
-    try {
-      return await createThreadedSolver(wanted, memoryBytes, wasm, splitEverything);
-    } catch (error) {
-      cause = error;
-      reason = `the threaded SIMD build failed to start: ${describeError(error)}`;
-    }
+/** The most threads a solver runs: 64 workers and the calling thread. */
+const THREADS_MAX = 65;
+
+/** Checks the `threads` option (TypeError or RangeError naming it). */
+function checkThreads(threads: unknown): asserts threads is ThreadsOption {
+  if (threads === 'auto') return;
+  if (typeof threads !== 'number') throw new TypeError(`createSolver: threads must be a whole number or 'auto', got ${describe(threads)}`);
+  if (!Number.isInteger(threads) || threads < 1 || threads > THREADS_MAX) {
+    throw new RangeError(`createSolver: threads is ${threads}; it must be a whole number from 1 to ${THREADS_MAX}, or 'auto'`);
   }
-  if (onFallback === 'throw') throw new Error(`createSolver: ${reason} (onFallback is 'throw')`, { cause });
-  const solver = await pickSolver(backend, memoryBytes, wasm, onFallback);
-  threadsFellBack(solver as SolverBase, wanted, reason, onFallback);
-  return solver;
 }
 
 async function pickSolver(

@@ -1,20 +1,20 @@
 /**
- * createSolver({ threads }): how many threads, whether they can run here, and the threaded SIMD
- * solver itself (the threaded build on a shared memory, its workers started). Where threads
+ * createSolver({ threads }) above 1: how many threads, whether they can run here, and the threaded
+ * SIMD solver itself (the threaded build on a shared memory, its workers started). Where threads
  * cannot run, the reason goes to `solver.threadsReason` and is warned once, as fallbacks are
- * (src/api/fallback.ts); the solver then runs on one thread, as with `threads: 1`.
+ * (src/api/fallback.ts); the solver then runs on one thread, as with `threads: 1`. Imported by
+ * createSolver only then, so bundles of one-thread apps leave it (and the pool) in a lazy chunk.
  */
 import { WasmSolver, createMemory } from '../backends/wasm/wasm-solver.js';
-import { compileThreadedBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
+import { describeError, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
+import { compileThreadedBuild } from '../backends/wasm/threaded-build.js';
 import { ThreadPool } from '../backends/wasm/threads/pool.js';
 import { Threading } from '../backends/wasm/threads/threaded.js';
 import { reportedCores } from '../backends/wasm/threads/spawn.js';
-import { MAX_WORKERS } from '../backends/wasm/threads/layout.js';
 import { simdSupported } from '../backends/wasm/simd-support.js';
-import { describe } from '../core/validate.js';
 import type { Backend } from '../core/types.js';
 import type { OnFallback } from './fallback.js';
-import type { SolverBase } from '../base/solver.js';
+import type { Solver, SolverBase } from '../base/solver.js';
 
 /** A thread count, or 'auto': the cores the platform reports, at most {@link AUTO_THREADS_MAX}. */
 export type ThreadsOption = number | 'auto';
@@ -22,20 +22,8 @@ export type ThreadsOption = number | 'auto';
 /** 'auto' runs at most this many threads: past it, memory bandwidth, not cores, bounds most calls (docs/DECISIONS.md, "Threads"). */
 export const AUTO_THREADS_MAX = 8;
 
-/** The most threads a solver runs (its workers and the calling thread). */
-export const THREADS_MAX = MAX_WORKERS + 1;
-
 /** How long a worker may take to start and instantiate the module. */
 const START_MS = 10_000;
-
-/** Checks the `threads` option (TypeError or RangeError naming it). */
-export function checkThreads(threads: unknown): asserts threads is ThreadsOption {
-  if (threads === 'auto') return;
-  if (typeof threads !== 'number') throw new TypeError(`createSolver: threads must be a whole number or 'auto', got ${describe(threads)}`);
-  if (!Number.isInteger(threads) || threads < 1 || threads > THREADS_MAX) {
-    throw new RangeError(`createSolver: threads is ${threads}; it must be a whole number from 1 to ${THREADS_MAX}, or 'auto'`);
-  }
-}
 
 /** The thread count asked for: 'auto' as the cores the platform reports, capped. */
 export async function threadsWanted(threads: ThreadsOption): Promise<number> {
@@ -82,4 +70,36 @@ export function threadsFellBack(solver: SolverBase, threads: number, reason: str
         "createSolver({ onFallback: 'silent' }) hides this warning.",
     );
   }
+}
+
+/**
+ * createSolver's solver when `threads` is not 1: a threaded SIMD solver when more than one thread
+ * is wanted and they can run, else `pick()`'s solver with the reason recorded (or an Error, with
+ * onFallback 'throw').
+ */
+export async function threadedSolver(
+  threads: ThreadsOption,
+  backend: Backend | undefined,
+  memoryBytes: number,
+  wasm: { simd?: WasmSource; simdThreads?: WasmSource },
+  onFallback: OnFallback,
+  splitEverything: boolean,
+  pick: () => Promise<Solver>,
+): Promise<Solver> {
+  const wanted = await threadsWanted(threads);
+  if (wanted === 1) return pick();
+  let reason = threadsUnavailable(backend);
+  let cause: unknown;
+  if (reason === null) {
+    try {
+      return await createThreadedSolver(wanted, memoryBytes, wasm, splitEverything);
+    } catch (error) {
+      cause = error;
+      reason = `the threaded SIMD build failed to start: ${describeError(error)}`;
+    }
+  }
+  if (onFallback === 'throw') throw new Error(`createSolver: ${reason} (onFallback is 'throw')`, { cause });
+  const solver = await pick();
+  threadsFellBack(solver as SolverBase, wanted, reason, onFallback);
+  return solver;
 }

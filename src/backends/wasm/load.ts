@@ -8,7 +8,6 @@
  * (docs/DECISIONS.md, "Zero-config SIMD under every bundler").
  */
 import type { KernelExports } from '../../core/kernel-exports.js';
-import { sharedMemoryBuild } from './shared-build.js';
 
 export type WasmBuild = 'simd' | 'scalar';
 
@@ -36,7 +35,7 @@ export function compileBuild(build: WasmBuild, source?: WasmSource): Promise<Web
   return module;
 }
 
-async function compileSource(source: WasmSource): Promise<WebAssembly.Module> {
+export async function compileSource(source: WasmSource): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(checkResponse(source));
   if (typeof source === 'string' || source instanceof URL) return compileFile(await readUrl(source));
@@ -71,62 +70,13 @@ async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebA
 }
 
 /** A build's embedded copy, from its own module. */
-async function embeddedBytes(build: WasmBuild): Promise<Uint8Array<ArrayBuffer>> {
+export async function embeddedBytes(build: WasmBuild): Promise<Uint8Array<ArrayBuffer>> {
   const base64 = build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
   return decodeBase64(base64);
 }
 
-let threadedDefault: Promise<WebAssembly.Module> | undefined;
-
-/**
- * The threaded SIMD build (shared-build.ts): `threads` when given, else the SIMD build's bytes
- * (`simd`, or the file next to this module, or its embedded copy) with their memory made shared.
- * The default is compiled once per page or process.
- */
-export function compileThreadedBuild(simd?: WasmSource, threads?: WasmSource): Promise<WebAssembly.Module> {
-  if (threads !== undefined) return compileSource(threads);
-  if (simd !== undefined) return simdBytes(simd).then((bytes) => WebAssembly.compile(sharedMemoryBuild(bytes)));
-  if (!threadedDefault) {
-    threadedDefault = defaultSimdBytes().then((bytes) => WebAssembly.compile(sharedMemoryBuild(bytes)));
-    threadedDefault.catch(() => (threadedDefault = undefined));
-  }
-  return threadedDefault;
-}
-
-/** The SIMD build's bytes from the file next to this module, or from its embedded copy when the file cannot be read. */
-async function defaultSimdBytes(): Promise<Uint8Array> {
-  let file: Response | Uint8Array<ArrayBuffer>;
-  try {
-    file = await readUrl(defaultWasmUrl('simd'));
-  } catch (missing) {
-    try {
-      return await embeddedBytes('simd');
-    } catch (error) {
-      throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
-    }
-  }
-  return file instanceof Uint8Array ? file : new Uint8Array(await file.arrayBuffer());
-}
-
-/** The bytes of a SIMD build the caller gave (a Response is cloned: the single-thread fallback may still read it). */
-async function simdBytes(source: WasmSource): Promise<Uint8Array> {
-  if (source instanceof WebAssembly.Module) {
-    throw new Error(
-      'wasm.simd is a compiled WebAssembly.Module, which cannot be given a shared memory: pass its bytes, a URL, or wasm.simdThreads',
-    );
-  }
-  if (typeof Response !== 'undefined' && source instanceof Response)
-    return new Uint8Array(await checkResponse(source.clone()).arrayBuffer());
-  if (typeof source === 'string' || source instanceof URL) {
-    const file = await readUrl(source);
-    return file instanceof Uint8Array ? file : new Uint8Array(await file.arrayBuffer());
-  }
-  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  return new Uint8Array(source as ArrayBuffer);
-}
-
 /** A file's bytes (file: URLs, in Node) or its fetch Response, which must be OK. */
-async function readUrl(source: URL | string): Promise<Response | Uint8Array<ArrayBuffer>> {
+export async function readUrl(source: URL | string): Promise<Response | Uint8Array<ArrayBuffer>> {
   const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
   if (url.protocol === 'file:') return readFileBytes(url);
   return checkResponse(await fetch(url));
@@ -136,7 +86,7 @@ function compileFile(file: Response | Uint8Array<ArrayBuffer>): Promise<WebAssem
   return file instanceof Uint8Array ? WebAssembly.compile(file) : compileResponse(file);
 }
 
-function checkResponse(response: Response): Response {
+export function checkResponse(response: Response): Response {
   if (!response.ok) throw new Error(`spring-solver: fetching ${response.url} failed with HTTP ${response.status}`);
   return response;
 }
