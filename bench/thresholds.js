@@ -4,7 +4,7 @@
 // smallest N from which every larger N is ≥ 1.05× faster threaded (the threshold written in
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
 // bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
-//   node bench/thresholds.js [--threads 2] [--rounds 7]
+//   node bench/thresholds.js [--threads 2] [--rounds 7] [--only poseInertialize]
 import { createSolver, Inertializer } from '../dist/index.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
@@ -12,6 +12,8 @@ const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
 const THREADS = option('--threads', 2);
 const ROUNDS = option('--rounds', 7);
+/** --only <text>: the families whose kernel name contains it. */
+const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const DT = 1 / 60;
 const BONES = 60;
 const memoryBytes = 512 * 1024 * 1024;
@@ -136,7 +138,7 @@ function compare(make, n) {
 
 const SIZES = Array.from({ length: 11 }, (_, i) => 2 ** (8 + i));
 console.log(`threads ${THREADS} vs 1, best of ${ROUNDS}; node ${process.version}; ratio = one thread's time / threaded time`);
-for (const { family, kernel, make } of FAMILIES) {
+for (const { family, kernel, make } of FAMILIES.filter((f) => ONLY === null || f.kernel.includes(ONLY))) {
   const results = SIZES.map((n) => ({ n, ...compare(make, n) }));
   let threshold = null;
   for (let i = results.length - 1; i >= 0 && results[i].ratio >= 1.05; i--) threshold = results[i].n;

@@ -35,8 +35,11 @@ export interface SolverOptions {
    * `solver.threads` is the number that runs. `solver.dispose()` ends the workers.
    */
   threads?: ThreadsOption;
-  /** Splits every call a threaded solver can split, whatever its size (the tests'). @internal */
-  splitEverything?: boolean;
+  /**
+   * Splits every call a threaded solver can split, whatever its size; 'workers': and the calling
+   * thread leaves every chunk to the workers (the tests'). @internal
+   */
+  splitEverything?: boolean | 'workers';
   /**
    * When no backend is forced and a wasm build the engine supports fails to load (a 404, a
    * bundler that did not copy it, a Content-Security-Policy), createSolver() runs the next backend
@@ -96,7 +99,7 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
           memoryBytes,
           wasm,
           onFallback,
-          options.splitEverything === true,
+          options.splitEverything ?? false,
           pick,
         );
   if (!warnLargeDt) silenceLargeDt(solver);

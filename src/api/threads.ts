@@ -48,12 +48,13 @@ export async function createThreadedSolver(
   threads: number,
   memoryBytes: number,
   sources: { simd?: WasmSource; simdThreads?: WasmSource },
-  splitEverything: boolean,
+  splitEverything: boolean | 'workers',
 ): Promise<WasmSolver> {
   const module = await compileThreadedBuild(sources.simd, sources.simdThreads);
   const memory = createMemory(memoryBytes, true);
   const kernels = await instantiateBuild(module, memory);
   const pool = await ThreadPool.start(module, memory, threads - 1, START_MS);
+  if (splitEverything === 'workers') pool.callerClaims = false;
   return new WasmSolver('simd', kernels, memory, new Threading(pool, splitEverything ? 0 : null));
 }
 
@@ -83,7 +84,7 @@ export async function threadedSolver(
   memoryBytes: number,
   wasm: { simd?: WasmSource; simdThreads?: WasmSource },
   onFallback: OnFallback,
-  splitEverything: boolean,
+  splitEverything: boolean | 'workers',
   pick: () => Promise<Solver>,
 ): Promise<Solver> {
   const wanted = await threadsWanted(threads);

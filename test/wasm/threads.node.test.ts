@@ -63,19 +63,23 @@ function runOn(solver: Solver, method: string, drawn: Drawn[], placement: 'alloc
 
 let single: Solver;
 let threaded: Solver;
+/** Every chunk run by the workers: their path, whatever the timing. */
+let workersOnly: Solver;
 
 beforeAll(async () => {
   single = await createSolver({ backend: 'simd' });
   threaded = await createSolver({ threads: 2, splitEverything: true });
+  workersOnly = await createSolver({ threads: 3, splitEverything: 'workers' });
 });
 
 afterAll(() => {
   single.dispose();
   threaded.dispose();
+  workersOnly.dispose();
 });
 
-/** Element counts: a share boundary inside a block of 4 if shares were not whole blocks, a remainder, a call smaller than one block. */
-const SIZES = [1037, 67, 5];
+/** Element counts: chunk boundaries inside a block of 4 if chunks were not whole blocks, a remainder, a call smaller than one chunk or block. */
+const SIZES = [4133, 1037, 67, 5];
 
 describe('threads: 2, every call split', () => {
   it('runs on two threads', () => {
@@ -91,11 +95,14 @@ describe('threads: 2, every call split', () => {
         for (const layout of ['uniform', 'perElement'] as const) {
           for (const placement of ['alloc', 'plain'] as const) {
             const drawn = kinds.map(([, kind]) => drawArgument(rng, kind, n, 3, layout));
-            const before = splitCalls(threaded);
             const expected = runOn(single, method, drawn, placement);
-            const actual = runOn(threaded, method, drawn, placement);
-            expected.forEach((e, i) => expect(actual[i], `${method} n ${n} ${layout} ${placement}: array ${i}`).toEqual(e));
-            if (placement === 'alloc') expect(splitCalls(threaded), `${method} n ${n} ${layout}: split`).toBeGreaterThan(before);
+            for (const solver of [threaded, workersOnly]) {
+              const before = splitCalls(solver);
+              const actual = runOn(solver, method, drawn, placement);
+              const label = `${method} n ${n} ${layout} ${placement} ${solver === threaded ? 'caller and worker' : 'workers only'}`;
+              expected.forEach((e, i) => expect(actual[i], `${label}: array ${i}`).toEqual(e));
+              if (placement === 'alloc') expect(splitCalls(solver), `${label}: split`).toBeGreaterThan(before);
+            }
           }
         }
       }
@@ -153,10 +160,12 @@ describe('threads: 2, Inertializer and prepared calls', () => {
     [5, 60, 3, true],
   ] as const) {
     it(`Inertializer ${count} × ${bones}, root ${rootBone}, ${perBone ? 'per-bone' : 'one'} halflife: the same bits, split`, () => {
-      const before = splitCalls(threaded);
-      const actual = crowdRun(threaded, count, bones, rootBone, perBone);
-      expect(splitCalls(threaded)).toBeGreaterThan(before);
-      expect(actual).toEqual(crowdRun(single, count, bones, rootBone, perBone));
+      const expected = crowdRun(single, count, bones, rootBone, perBone);
+      for (const solver of [threaded, workersOnly]) {
+        const before = splitCalls(solver);
+        expect(crowdRun(solver, count, bones, rootBone, perBone)).toEqual(expected);
+        expect(splitCalls(solver)).toBeGreaterThan(before);
+      }
     });
   }
 
@@ -184,10 +193,28 @@ describe('threads: 2, Inertializer and prepared calls', () => {
       for (const p of [critical, uniformSpring, double]) p.dispose();
       return results;
     };
-    const before = splitCalls(threaded);
-    const actual = run(threaded);
-    expect(splitCalls(threaded)).toBeGreaterThan(before);
-    expect(actual).toEqual(run(single));
+    const expected = run(single);
+    for (const solver of [threaded, workersOnly]) {
+      const before = splitCalls(solver);
+      expect(run(solver)).toEqual(expected);
+      expect(splitCalls(solver)).toBeGreaterThan(before);
+    }
+  });
+});
+
+describe('the worker', () => {
+  it("repeats the control block's layout and the argument shifting's codes (its source cannot import them)", async () => {
+    const layout = await import('../../dist/backends/wasm/threads/layout.js');
+    const split = await import('../../dist/backends/wasm/threads/split.js');
+    const { WORKER_SOURCE } = await import('../../dist/backends/wasm/threads/worker-source.js');
+    const constant = (name: string) => {
+      const match = new RegExp(`\\b${name} = (-?\\d+)`).exec(WORKER_SOURCE);
+      return match ? Number(match[1]) : undefined;
+    };
+    const names = ['GEN', 'REMAINING', 'STOP', 'FAILED', 'NEXT', 'CHUNKS', 'CHUNK', 'JOB', 'ARGC', 'RESULT', 'ACTIVE', 'MAX_ARGS'] as const;
+    for (const name of names) expect(constant(name), name).toBe(layout[name]);
+    expect(constant('N_ARGUMENT')).toBe(split.N_ARGUMENT);
+    expect(constant('PARAM_POINTER')).toBe(split.PARAM_POINTER);
   });
 });
 

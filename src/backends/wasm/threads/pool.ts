@@ -1,17 +1,35 @@
 /**
  * The workers of a threaded solver and one call's dispatch (docs/DECISIONS.md, "Threads"): the
- * calling thread writes each worker's share (a kernel index and its arguments), bumps the
- * generation and wakes the workers with Atomics.notify, runs its own share, then waits for the
- * pending count to reach 0 (Atomics.wait where the thread may block, a spin on Atomics.load on a
- * browser's main thread). One round trip per call, no message.
+ * calling thread writes the call (a kernel index, its arguments, the chunk size), bumps the
+ * generation and wakes the workers with Atomics.notify, then claims chunks as they do until none
+ * is left, and waits for the chunks the workers claimed (Atomics.wait where the thread may block,
+ * a spin on Atomics.load on a browser's main thread). A worker that wakes late finds the chunks
+ * taken: a busy machine costs the call its wake-ups, not a worker's share. One round trip per
+ * call, no message. Which thread runs a chunk never changes its bits: the chunks are fixed.
  */
-import { ARGC, CONTROL_INTS, FAILED, GEN, JOB, MAX_ARGS, MAX_WORKERS, PENDING, RESULT, STOP } from './layout.js';
+import {
+  ACTIVE,
+  ARGC,
+  CHUNK,
+  CHUNKS,
+  CONTROL_INTS,
+  FAILED,
+  GEN,
+  JOB,
+  LOCKED,
+  MAX_ARGS,
+  MAX_WORKERS,
+  NEXT,
+  REMAINING,
+  RESULT,
+  STOP,
+} from './layout.js';
 import { startWorker, type StartedWorker } from './spawn.js';
-import { shareOf, shiftedArguments, N_ARGUMENT } from './split.js';
+import { chunkOf, shiftedArguments, N_ARGUMENT } from './split.js';
 
-/** How long the calling thread waits for a worker's share before it gives up with an error. */
+/** How long the calling thread waits for a worker's chunk before it gives up with an error. */
 const WAIT_MS = 60_000;
-/** Reads of the pending count before the calling thread blocks (about 10–20 µs). */
+/** Reads of the remaining count before the calling thread blocks (about 10–20 µs). */
 const SPINS = 2000;
 
 export class ThreadPool {
@@ -26,6 +44,8 @@ export class ThreadPool {
   private disposed = false;
   /** Calls split so far (the tests check that a method is split). @internal */
   splitCalls = 0;
+  /** False: the calling thread leaves every chunk to the workers (the tests' check of the workers' path). @internal */
+  callerClaims = true;
 
   private constructor(
     private readonly workers: StartedWorker[],
@@ -47,7 +67,7 @@ export class ThreadPool {
   static async start(module: WebAssembly.Module, memory: WebAssembly.Memory, workers: number, timeoutMs: number): Promise<ThreadPool> {
     if (workers < 1 || workers > MAX_WORKERS) throw new RangeError(`internal: ${workers} workers`);
     const control = new SharedArrayBuffer(CONTROL_INTS * 4);
-    const args = new SharedArrayBuffer(MAX_WORKERS * MAX_ARGS * 8);
+    const args = new SharedArrayBuffer(2 * MAX_ARGS * 8);
     const names = WebAssembly.Module.exports(module)
       .filter((e) => e.kind === 'function')
       .map((e) => e.name);
@@ -69,59 +89,67 @@ export class ThreadPool {
   }
 
   /**
-   * Runs kernel `job` (the calling thread's own export `fn`) over the elements of `args`, split
-   * into shares of whole blocks (split.ts): `advances[i]` is argument i's bytes per element (0
-   * for a number, N_ARGUMENT for the element count). Returns the sum of the shares' results.
+   * Runs kernel `job` (the calling thread's own export `fn`) over the elements of `args`, in
+   * chunks of whole blocks (split.ts) that the threads claim: `advances[i]` is argument i's bytes
+   * per element (0 for a number, N_ARGUMENT for the element count, PARAM_POINTER for a parameter's
+   * pointer). Returns the sum of the chunks' results.
    */
   run(job: number, fn: (...args: number[]) => unknown, args: number[], advances: readonly number[]): number {
     this.splitCalls++;
-    const nIndex = advances.indexOf(N_ARGUMENT);
-    const n = args[nIndex]!;
-    const share = shareOf(n, this.threads);
     const control = this.control;
-    let active = 0;
-    for (let w = 0; w < this.workers.length; w++) {
-      const start = (w + 1) * share;
-      if (start >= n) {
-        control[JOB + w] = -1;
-        continue;
-      }
-      shiftedArguments(args, advances, start, Math.min(share, n - start), this.args, w * MAX_ARGS);
-      control[JOB + w] = job;
-      control[ARGC + w] = args.length;
-      control[RESULT + w] = 0;
-      active++;
+    const n = args[advances.indexOf(N_ARGUMENT)]!;
+    const chunk = chunkOf(n, this.threads);
+    const chunks = Math.ceil(n / chunk);
+    // No worker may still be reading the previous call while this one is written.
+    while (Atomics.compareExchange(control, ACTIVE, 0, LOCKED) !== 0) {
+      // a worker finishing its look at the previous call: a few instructions
     }
-    Atomics.store(control, PENDING, active);
+    const shared = this.args;
+    for (let i = 0; i < args.length; i++) {
+      shared[i] = args[i]!;
+      shared[MAX_ARGS + i] = advances[i]!;
+    }
+    control[JOB] = job;
+    control[ARGC] = args.length;
+    control[CHUNK] = chunk;
+    control[CHUNKS] = chunks;
+    Atomics.store(control, RESULT, 0);
+    Atomics.store(control, NEXT, 0);
+    Atomics.store(control, REMAINING, chunks);
     Atomics.add(control, GEN, 1);
+    Atomics.sub(control, ACTIVE, LOCKED);
     Atomics.notify(control, GEN);
     const own = this.own;
     own.length = args.length;
-    for (let i = 0; i < args.length; i++) own[i] = args[i]!;
-    own[nIndex] = Math.min(share, n);
-    let result = Number(fn.apply(null, own)) | 0;
+    let result = 0;
+    let done = 0;
+    for (let c = this.callerClaims ? Atomics.add(control, NEXT, 1) : chunks; c < chunks; c = Atomics.add(control, NEXT, 1)) {
+      shiftedArguments(args, advances, c * chunk, Math.min(chunk, n - c * chunk), own, 0);
+      result += Number(fn.apply(null, own)) | 0;
+      done++;
+    }
+    if (done > 0) Atomics.sub(control, REMAINING, done);
     this.wait();
-    if (Atomics.load(control, FAILED) !== 0) throw new Error('internal: a worker failed to run its share of a kernel');
-    for (let w = 0; w < this.workers.length; w++) if (control[JOB + w]! >= 0) result += control[RESULT + w]!;
-    return result;
+    if (Atomics.load(control, FAILED) !== 0) throw new Error('internal: a worker failed to run its chunk of a kernel');
+    return result + Atomics.load(control, RESULT);
   }
 
   /**
-   * Until every worker has run its share: a short spin first (the workers usually finish about
+   * Until every chunk the workers claimed is done: a short spin first (they usually finish about
    * when the calling thread does, and a futex sleep and wake costs more than the wait), then
    * Atomics.wait where this thread may block, or more spinning on a browser's main thread.
    */
   private wait(): void {
     const control = this.control;
-    for (let spins = 0; spins < SPINS; spins++) if (Atomics.load(control, PENDING) === 0) return;
+    for (let spins = 0; spins < SPINS; spins++) if (Atomics.load(control, REMAINING) === 0) return;
     const started = performance.now();
     for (let rounds = 1; ; rounds++) {
-      const pending = Atomics.load(control, PENDING);
-      if (pending === 0) return;
-      if (this.canBlock) Atomics.wait(control, PENDING, pending, WAIT_MS);
+      const remaining = Atomics.load(control, REMAINING);
+      if (remaining === 0) return;
+      if (this.canBlock) Atomics.wait(control, REMAINING, remaining, WAIT_MS);
       else if (rounds % 4096 !== 0) continue;
       // A worker that never finishes (terminated by the host, out of memory) must not hang the caller.
-      if (performance.now() - started >= WAIT_MS) throw new Error(`internal: a worker did not finish its share within ${WAIT_MS} ms`);
+      if (performance.now() - started >= WAIT_MS) throw new Error(`internal: a worker did not finish its chunk within ${WAIT_MS} ms`);
     }
   }
 

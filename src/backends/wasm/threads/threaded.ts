@@ -38,7 +38,7 @@ export class Threading {
 
   /**
    * Runs `fn`, the calling thread's export `kernel`, over `args` (layout `advances`, see split.ts)
-   * split over the threads (the caller checked `splits`). Returns the sum of the shares' results.
+   * split over the threads (the caller checked `splits`). Returns the sum of the chunks' results.
    */
   split(kernel: string, fn: Fn, args: number[], advances: readonly number[]): number {
     const job = this.pool.job(kernel);

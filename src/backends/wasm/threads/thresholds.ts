@@ -1,20 +1,26 @@
 /**
  * The smallest call, in elements, that a threaded solver splits, per kernel export: below it the
- * calling thread runs the call alone, since waking the workers would cost more than their share
- * saves. Measured on 2 cores (bench/suites/threads.js; docs/DECISIONS.md, "Threads").
+ * calling thread runs the call alone, since waking the workers costs more than their share saves.
+ * Measured with `node bench/thresholds.js` on 2 cores: the smallest power of two from which every
+ * larger size ran ≥ 1.05× faster split (docs/DECISIONS.md, "Threads").
  */
 
-/** Kernels measured apart. */
 const MEASURED: Record<string, number> = {
-  springUniform: 65536,
-  damperUniform: 65536,
-  springPerElement: 16384,
-  damperVarying: 16384,
-  poseInertializeUpdate: 4096,
+  // core springs and dampers, uniform parameters: a few loads and stores an element
+  springUniform: 8192,
+  damperUniform: 16384,
+  // per-element parameters: an exp (and more) an element
+  springPerElement: 1024,
+  damperVarying: 1024,
+  // quaternion springs (elements: quaternions) and Inertializer.update (elements: bones)
+  quatSimpleSpringDamper: 512,
+  quatDecaySpringDamper: 512,
+  quatInertializeUpdate: 512,
+  poseInertializeUpdate: 512,
 };
 
-/** Every other element-wise kernel: each costs at least a per-element spring's work per element. */
-const OTHER = 16384;
+/** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
+const OTHER = 8192;
 
 /** The smallest element count `kernel` is split at. */
 export function splitMinimum(kernel: string): number {

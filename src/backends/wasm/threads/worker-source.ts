@@ -4,9 +4,9 @@
  * and the embedded entry needs nothing more (docs/DECISIONS.md, "Threads").
  *
  * The worker instantiates the calling thread's compiled module on the shared memory, says it is
- * ready, then loops: it parks in Atomics.wait on the generation, runs its share of the call (a
- * kernel index and float64 arguments the calling thread wrote), decrements the pending count and
- * wakes the calling thread when it is the last. No message per call.
+ * ready, then loops: it parks in Atomics.wait on the generation, then claims chunks of the call
+ * (a kernel index and float64 arguments the calling thread wrote) until none is left, as the
+ * calling thread does, and wakes the calling thread when the last chunk is done. No message per call.
  */
 
 /** What a worker receives once, at start. */
@@ -23,18 +23,24 @@ export interface WorkerStart {
 
 /**
  * The worker's body. Serialised with toString(): it uses nothing from outside, so the layout
- * numbers of layout.ts are repeated here (GEN 0, PENDING 1, STOP 2, FAILED 3, JOB 8, ARGC 72,
- * RESULT 136, MAX_ARGS 48; test/wasm/threads.node.test.ts checks that they agree).
+ * numbers of layout.ts and the argument shifting of split.ts are repeated here
+ * (test/wasm/threads.node.test.ts checks that they agree).
  */
 async function workerBody(start: WorkerStart, post: (message: unknown) => void): Promise<void> {
   const GEN = 0,
-    PENDING = 1,
+    REMAINING = 1,
     STOP = 2,
     FAILED = 3,
-    JOB = 8,
-    ARGC = 72,
-    RESULT = 136,
-    MAX_ARGS = 48,
+    NEXT = 4,
+    CHUNKS = 5,
+    CHUNK = 6,
+    JOB = 7,
+    ARGC = 8,
+    RESULT = 9,
+    ACTIVE = 10,
+    MAX_ARGS = 32,
+    N_ARGUMENT = -1,
+    PARAM_POINTER = -2,
     SPINS = 4000;
   let kernels: ((...args: number[]) => number)[];
   try {
@@ -46,8 +52,9 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
     return;
   }
   const control = new Int32Array(start.control);
-  const args = new Float64Array(start.args);
-  const w = start.index;
+  const shared = new Float64Array(start.args);
+  const args: number[] = [];
+  const advances: number[] = [];
   const lists: number[][] = [];
   // The generation before saying ready: the first call may bump it before this worker waits.
   let seen = Atomics.load(control, GEN);
@@ -57,25 +64,52 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
     // finds this worker awake, without a futex wake.
     for (let spins = 0; spins < SPINS && Atomics.load(control, GEN) === seen; spins++);
     Atomics.wait(control, GEN, seen);
-    seen = Atomics.load(control, GEN);
     if (Atomics.load(control, STOP) !== 0) return;
-    const job = control[JOB + w]!;
-    if (job < 0) continue;
-    const argc = control[ARGC + w]!;
+    // Registered before reading the call: the calling thread writes the next call only once no
+    // worker is registered, and locks registration (ACTIVE negative) while it writes.
+    if (Atomics.add(control, ACTIVE, 1) < 0) {
+      Atomics.sub(control, ACTIVE, 1);
+      continue;
+    }
+    seen = Atomics.load(control, GEN);
+    const kernel = kernels[control[JOB]!]!;
+    const argc = control[ARGC]!;
+    const chunks = control[CHUNKS]!;
+    const chunk = control[CHUNK]!;
+    let n = 0;
+    for (let i = 0; i < argc; i++) {
+      args[i] = shared[i]!;
+      advances[i] = shared[MAX_ARGS + i]!;
+      if (advances[i] === N_ARGUMENT) n = args[i]!;
+    }
     let list = lists[argc];
     if (list === undefined) {
       list = new Array<number>(argc).fill(0);
       lists[argc] = list;
     }
-    for (let i = 0; i < argc; i++) list[i] = args[w * MAX_ARGS + i]!;
-    let result = 0;
-    try {
-      result = kernels[job]!.apply(null, list) | 0;
-    } catch {
-      Atomics.store(control, FAILED, 1);
+    let sum = 0;
+    let done = 0;
+    for (let c = Atomics.add(control, NEXT, 1); c < chunks; c = Atomics.add(control, NEXT, 1)) {
+      const first = c * chunk;
+      for (let i = 0; i < argc; i++) {
+        const a = args[i]!;
+        const advance = advances[i]!;
+        if (advance === N_ARGUMENT) list[i] = Math.min(chunk, n - first);
+        else if (advance === PARAM_POINTER) list[i] = a + first * 4 * args[i + 1]!;
+        else list[i] = advance === 0 || a === 0 ? a : a + first * advance;
+      }
+      try {
+        sum += kernel.apply(null, list) | 0;
+      } catch {
+        Atomics.store(control, FAILED, 1);
+      }
+      done++;
     }
-    control[RESULT + w] = result;
-    if (Atomics.sub(control, PENDING, 1) === 1) Atomics.notify(control, PENDING);
+    Atomics.sub(control, ACTIVE, 1);
+    if (done > 0) {
+      if (sum !== 0) Atomics.add(control, RESULT, sum);
+      if (Atomics.sub(control, REMAINING, done) === done) Atomics.notify(control, REMAINING);
+    }
   }
 }
 
