@@ -44,6 +44,8 @@ export class ThreadPool {
   private disposed = false;
   /** Calls split so far (the tests check that a method is split). @internal */
   splitCalls = 0;
+  /** When the last call started writing (the wait for a worker that never finishes reading one gives up WAIT_MS after it). */
+  private lastCall = 0;
   /** False: the calling thread leaves every chunk to the workers (the tests' check of the workers' path). @internal */
   callerClaims = true;
 
@@ -101,9 +103,12 @@ export class ThreadPool {
     const chunk = chunkOf(n, this.threads);
     const chunks = Math.ceil(n / chunk);
     // No worker may still be reading the previous call while this one is written.
-    while (Atomics.compareExchange(control, ACTIVE, 0, LOCKED) !== 0) {
-      // a worker finishing its look at the previous call: a few instructions
+    for (let spins = 1; Atomics.compareExchange(control, ACTIVE, 0, LOCKED) !== 0; spins++) {
+      // A worker finishing its look at the previous call: a few instructions, unless the host killed it.
+      if (spins % 65536 === 0 && performance.now() - this.lastCall > WAIT_MS)
+        throw new Error('internal: a worker never finished reading a call');
     }
+    this.lastCall = performance.now();
     const shared = this.args;
     for (let i = 0; i < args.length; i++) {
       shared[i] = args[i]!;
