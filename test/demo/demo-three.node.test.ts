@@ -140,6 +140,34 @@ describe('3D page', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('offers the crowd a threads control only where the page is cross-origin isolated, and runs the crowd on 2 threads', async () => {
+    // Served without COOP/COEP (the other tests' server): no control.
+    const plain = await open('three.html?crowd=200&avatars=5');
+    expect(await plain.page.locator('#threads').count()).toBe(0);
+    await plain.page.context().close();
+    expect(plain.errors).toEqual([]);
+    // Served with them, as the dev server does (demo/site/vite.config.ts): the control, and a crowd on 2 threads.
+    const isolated = await startStaticServer({
+      mounts: { '/': outDir },
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    });
+    try {
+      const watched = await openWatchedPage(browser, { width: 900, height: 700 });
+      await watched.page.goto(`${isolated.url}three.html?crowd=200&avatars=5`);
+      await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+      await watched.page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
+      await watched.page.selectOption('#threads', '2');
+      await expect
+        .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 10_000 })
+        .toMatch(/'simd ×2' backend .* solver work: simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
+      await watched.page.context().close();
+      expect(watched.errors).toEqual([]);
+      expect(watched.warnings).toEqual([]);
+    } finally {
+      await isolated.close();
+    }
+  }, 120_000);
+
   it('runs the spring-bones section: three-vrm and SpringBones timed, fixedStep at 30 Hz, 390 px', async () => {
     const { page, errors } = await open('three.html?crowd=200&avatars=20');
     await page.locator('#spring-canvas').scrollIntoViewIfNeeded();

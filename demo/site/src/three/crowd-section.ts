@@ -80,10 +80,13 @@ export class CrowdSection {
     this.bottom = bottom;
   }
 
-  /** Builds the crowd on a new solver of `backend` with `count` characters. */
-  async build(backend: 'simd' | 'js', count: number): Promise<string> {
+  /**
+   * Builds the crowd on a new solver of `backend` with `count` characters; `threads` (SIMD only,
+   * on a cross-origin-isolated page): the threads that split its large calls.
+   */
+  async build(backend: 'simd' | 'js', count: number, threads: number | 'auto' = 1): Promise<string> {
     this.dispose();
-    const solver = await createSolver({ backend, memoryBytes: MEMORY_BYTES });
+    const solver = await createSolver({ backend, memoryBytes: MEMORY_BYTES, threads: backend === 'simd' ? threads : 1 });
     const crowd = new Crowd(this.clip, count, solver);
     const inertializer = new Inertializer(solver, { count, bones: this.clip.bones, halflife: this.halflife });
     const n = count * this.clip.bones;
@@ -110,6 +113,11 @@ export class CrowdSection {
     this.camera.lookAt(0, 0.5, side * 0.12);
     this.state = { solver, crowd, inertializer, output, spots, joints, group };
     return solver.backend;
+  }
+
+  /** The threads the crowd's solver runs (1 unless built with more on a cross-origin-isolated page). */
+  get threads(): number {
+    return this.state?.solver.threads ?? 1;
   }
 
   /** New goals for the spots: a square grid, then a ring, then a diamond, in turn. */

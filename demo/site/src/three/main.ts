@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
   let backend: 'simd' | 'js' = params.get('backend') === 'js' ? 'js' : 'simd';
   let count = Number(params.get('crowd')) || DEFAULT_CROWD;
-  let running = await crowd.build(backend, count);
+  // Threads need a cross-origin-isolated page (the dev server sends COOP and COEP: vite.config.ts).
+  const isolated = globalThis.crossOriginIsolated === true;
+  let threads: number | 'auto' = 1;
+  let running = await crowd.build(backend, count, threads);
   /** The last smoothed ms per frame (solver work: inertialize + springs) of each backend. */
   const perBackend: Record<string, number> = {};
   let jumpRequested = false;
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
   const rebuild = async () => {
     rebuilding = true;
     try {
-      running = await crowd.build(backend, count);
+      running = await crowd.build(backend, count, threads);
     } catch (error) {
       showError(error);
     }
@@ -79,6 +82,22 @@ async function main(): Promise<void> {
       void rebuild();
     },
   );
+  if (isolated) {
+    select(
+      'threads',
+      'threads',
+      [
+        ['1', '1 thread'],
+        ['2', '2 threads'],
+        ['auto', `auto (${navigator.hardwareConcurrency} cores, at most 8)`],
+      ],
+      '1',
+      (v) => {
+        threads = v === 'auto' ? 'auto' : Number(v);
+        void rebuild();
+      },
+    );
+  }
   const button = (id: string, text: string, onClick: () => void) => {
     const b = document.createElement('button');
     b.id = id;
@@ -123,10 +142,11 @@ async function main(): Promise<void> {
         crowd.frame(dt, jumpRequested);
         jumpRequested = false;
         const t = crowd.timings;
-        perBackend[running] = t.inertialize + t.springs;
+        const label = crowd.threads > 1 ? `${running} ×${crowd.threads}` : running;
+        perBackend[label] = t.inertialize + t.springs;
         const ms = (v: number) => `${v.toFixed(2)} ms`;
         crowdStats.textContent =
-          `${count.toLocaleString('en')} characters × ${clip.bones} bones, '${running}' backend · per frame: pose ${ms(t.pose)}, ` +
+          `${count.toLocaleString('en')} characters × ${clip.bones} bones, '${label}' backend · per frame: pose ${ms(t.pose)}, ` +
           `inertialize ${ms(t.inertialize)}, spot springs ${ms(t.springs)}, joints (forward kinematics) ${ms(t.joints)}, render ${ms(t.render)}` +
           ` · solver work: ${Object.entries(perBackend)
             .map(([b, v]) => `${b} ${ms(v)}`)
