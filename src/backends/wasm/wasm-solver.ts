@@ -343,7 +343,9 @@ export class WasmSolver extends SolverBase {
     if (px < pv + bytes && pv < px + bytes) return false;
     if (g !== null && (clash(pg, px, bytes) || clash(pg, pv, bytes))) return false;
     if (q !== null && (clash(pq, px, bytes) || clash(pq, pv, bytes))) return false;
-    const k = this.kernels;
+    // The exports themselves below a threaded solver's smallest split: this call site then sees
+    // the same kind of object on every solver (one thread's small calls pay nothing for threads).
+    const k = this.threading !== null && n >= this.threading.smallestSplit ? this.kernels : this.raw;
     let pa = 0,
       pb = 0;
     if (typeof a !== 'number') {
