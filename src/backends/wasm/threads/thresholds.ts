@@ -7,11 +7,11 @@
 
 const MEASURED: Record<string, number> = {
   // core springs and dampers, uniform parameters: a few loads and stores an element
-  springUniform: 8192,
-  damperUniform: 16384,
+  springUniform: 16384,
+  damperUniform: 65536,
   // per-element parameters: an exp (and more) an element
-  springPerElement: 1024,
-  damperVarying: 1024,
+  springPerElement: 4096,
+  damperVarying: 2048,
   // quaternion springs (elements: quaternions) and Inertializer.update (elements: bones)
   quatSimpleSpringDamper: 512,
   quatDecaySpringDamper: 512,
@@ -20,7 +20,7 @@ const MEASURED: Record<string, number> = {
 };
 
 /** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
-const OTHER = 8192;
+const OTHER = 65536;
 
 /** The smallest element count `kernel` is split at. */
 export function splitMinimum(kernel: string): number {
