@@ -14,6 +14,8 @@ import { pageLayoutPlugin, type DemoPage } from './page-layout-plugin.js';
 const site = fileURLToPath(new URL('.', import.meta.url));
 const repo = resolve(site, '../..');
 
+const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 const PAGES: readonly DemoPage[] = [
   { file: 'index', title: 'About' },
   { file: 'springs', title: 'Springs' },
@@ -39,7 +41,9 @@ export default defineConfig({
       { find: /^spring-solver\/vrm$/, replacement: resolve(repo, 'dist/vrm/index.js') },
     ],
   },
-  server: { host: 'localhost', fs: { allow: [repo] } },
+  // Cross-origin isolated (COOP and COEP), so that the crowd can run createSolver({ threads }).
+  server: { host: 'localhost', fs: { allow: [repo] }, headers: ISOLATION },
+  preview: { headers: ISOLATION },
   build: {
     outDir: resolve(repo, 'demo-dist'),
     emptyOutDir: true,

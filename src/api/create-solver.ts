@@ -11,6 +11,7 @@ import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
 import { checkNumber, describe } from '../core/validate.js';
 import { silenceLargeDt } from '../core/dt.js';
 import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
+import type { ThreadsOption } from './threads.js';
 
 /**
  * @group Setup
@@ -20,8 +21,28 @@ export interface SolverOptions {
   backend?: Backend;
   /** Bytes available to alloc() in a wasm solver, fixed for its life. Default 64 MiB. */
   memoryBytes?: number;
-  /** Where to load the wasm builds from, when the default (next to this file) does not suit the bundler or server. */
-  wasm?: { simd?: WasmSource; scalar?: WasmSource };
+  /**
+   * Where to load the wasm builds from, when the default (next to this file) does not suit the
+   * bundler or server. `simdThreads`: the threaded SIMD build (spring-solver.simd-threads.wasm),
+   * used only with `threads` above 1; by default it is made from the SIMD build's bytes (the two
+   * differ only in their memory import), so it needs no file of its own.
+   */
+  wasm?: { simd?: WasmSource; scalar?: WasmSource; simdThreads?: WasmSource };
+  /**
+   * Threads that run a large call together, on one shared memory: 1 (default: no worker, nothing
+   * shared), a number, or 'auto' (the cores the platform reports, at most 8). Each call stays
+   * synchronous and its results are bit-identical to one thread's; calls below a measured size
+   * run on the calling thread alone. Needs the SIMD backend and SharedArrayBuffer (a browser page
+   * must be cross-origin isolated: README, "Threads"). Where threads cannot run, the solver runs
+   * on one thread and says why in `solver.threadsReason`, warned as `onFallback` says.
+   * `solver.threads` is the number that runs. `solver.dispose()` ends the workers.
+   */
+  threads?: ThreadsOption;
+  /**
+   * Splits every call a threaded solver can split, whatever its size; 'workers': and the calling
+   * thread leaves every chunk to the workers (the tests'). @internal
+   */
+  splitEverything?: boolean | 'workers';
   /**
    * When no backend is forced and a wasm build the engine supports fails to load (a 404, a
    * bundler that did not copy it, a Content-Security-Policy), createSolver() runs the next backend
@@ -62,7 +83,7 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`createSolver: options must be an object, got ${describe(options)}`);
   }
-  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn', warnLargeDt = true } = options;
+  const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn', warnLargeDt = true, threads = 1 } = options;
   if (backend !== undefined && !BACKENDS.includes(backend)) {
     throw new RangeError(`createSolver: backend is ${JSON.stringify(backend)}; it must be one of ${BACKENDS.join(', ')}`);
   }
@@ -77,9 +98,35 @@ export async function createSolver(options: SolverOptions = {}): Promise<Solver>
   if (!Number.isInteger(memoryBytes) || memoryBytes > 2 ** 31) {
     throw new RangeError(`createSolver: memoryBytes is ${memoryBytes}; it must be a whole number of bytes up to 2 GiB`);
   }
-  const solver = await pickSolver(backend, memoryBytes, wasm, onFallback);
+  checkThreads(threads);
+  const pick = () => pickSolver(backend, memoryBytes, wasm, onFallback);
+  // The threads' code is imported only when asked for: one thread's bundles do not carry it.
+  const solver =
+    threads === 1
+      ? await pick()
+      : await (await import('./threads.js')).threadedSolver(
+          threads,
+          backend,
+          memoryBytes,
+          wasm,
+          onFallback,
+          options.splitEverything ?? false,
+          pick,
+        );
   if (!warnLargeDt) silenceLargeDt(solver);
   return solver;
+}
+
+/** The most threads a solver runs: 64 workers and the calling thread. */
+const THREADS_MAX = 65;
+
+/** Checks the `threads` option (TypeError or RangeError naming it). */
+function checkThreads(threads: unknown): asserts threads is ThreadsOption {
+  if (threads === 'auto') return;
+  if (typeof threads !== 'number') throw new TypeError(`createSolver: threads must be a whole number or 'auto', got ${describe(threads)}`);
+  if (!Number.isInteger(threads) || threads < 1 || threads > THREADS_MAX) {
+    throw new RangeError(`createSolver: threads is ${threads}; it must be a whole number from 1 to ${THREADS_MAX}, or 'auto'`);
+  }
 }
 
 async function pickSolver(

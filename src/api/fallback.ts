@@ -23,7 +23,7 @@ export const ON_FALLBACK: readonly OnFallback[] = ['warn', 'silent', 'throw'];
 
 type WasmBackend = 'simd' | 'wasm';
 
-const BUILD: Record<WasmBackend, WasmBuild> = { simd: 'simd', wasm: 'scalar' };
+const BUILD: Record<WasmBackend, 'simd' | 'scalar'> = { simd: 'simd', wasm: 'scalar' };
 
 /** Reasons already printed by 'warn', so that each is printed once per page or process. */
 const warned = new Set<string>();

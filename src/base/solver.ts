@@ -40,6 +40,17 @@ export interface Solver {
    */
   readonly fallbackReason: string | null;
   /**
+   * How many threads run a large call: 1 unless createSolver({ threads }) asked for more and they
+   * started (the calling thread and its workers).
+   */
+  readonly threads: number;
+  /**
+   * Why fewer threads run than createSolver({ threads }) asked for: no SharedArrayBuffer (a page
+   * that is not cross-origin isolated), a worker that failed to start, a backend other than SIMD.
+   * Null when they all run, or when one thread was asked for.
+   */
+  readonly threadsReason: string | null;
+  /**
    * A zeroed Float32Array of `length` floats living in the solver's memory: passed back to the
    * solver it is used in place, with no copy. It stays valid for the solver's life (memory never
    * grows); when capacity runs out this throws a RangeError (see `memoryBytes`).
@@ -203,6 +214,12 @@ export abstract class SolverBase implements Solver, KernelHost {
   abstract readonly backend: Backend;
   /** Set by createSolver() when it falls back (src/api/fallback.ts). */
   fallbackReason: string | null = null;
+  /** Set by createSolver() when fewer threads run than asked for (src/api/threads.ts). */
+  threadsReason: string | null = null;
+  /** One, except on a threaded wasm solver. */
+  get threads(): number {
+    return 1;
+  }
   /**
    * True until this solver has warned of a dt that looks like milliseconds (≥ 1 s), or when
    * createSolver({ warnLargeDt: false }) silenced it (src/core/dt.ts).

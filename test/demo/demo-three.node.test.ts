@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage, type WatchedPage } from '../helpers/chromium.js';
 import { screenshotVariance } from '../helpers/screenshot.js';
 import { startDemoSite, type DemoSite } from '../helpers/demo-site.js';
+import { startStaticServer } from '../helpers/static-server.js';
 
 const PAGES = ['index', 'springs', 'bench', 'skeleton', 'three'];
 // As in demo-site.node.test.ts: a region of one flat colour has variance 0; drawn pages measure
@@ -183,6 +184,34 @@ describe('3D page', () => {
     await page.waitForFunction((f) => window.threeDemo!.frames > f + 3, frames, { timeout: 10_000 });
     await page.context().close();
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('offers the crowd a threads control only where the page is cross-origin isolated, and runs the crowd on 2 threads', async () => {
+    // Served without COOP/COEP (the other tests' server): no control.
+    const plain = await open('three.html?crowd=200&avatars=5');
+    expect(await plain.page.locator('#threads').count()).toBe(0);
+    await plain.page.context().close();
+    expect(plain.errors).toEqual([]);
+    // Served with them, as the dev server does (demo/site/vite.config.ts): the control, and a crowd on 2 threads.
+    const isolated = await startStaticServer({
+      mounts: { '/': server.outDir },
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    });
+    try {
+      const watched = await openWatchedPage(browser, { width: 900, height: 700 });
+      await watched.page.goto(`${isolated.url}three.html?crowd=200&avatars=5`);
+      await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+      await watched.page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
+      await watched.page.selectOption('#threads', '2');
+      await expect
+        .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 10_000 })
+        .toMatch(/'simd ×2' backend .* solver work \(mixers, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
+      await watched.page.context().close();
+      expect(watched.errors).toEqual([]);
+      expect(watched.warnings).toEqual([]);
+    } finally {
+      await isolated.close();
+    }
   }, 120_000);
 
   it('runs the spring-bones section: three-vrm and SpringBones timed, fixedStep at 30 Hz, 390 px', async () => {

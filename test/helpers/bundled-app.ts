@@ -67,11 +67,32 @@ export async function embeddedMarker(build: 'simd' | 'scalar' = 'simd'): Promise
 }
 
 /**
+ * The chunks a code-splitting bundler writes beside every entry besides the embedded copies: the
+ * lazy chunk of createSolver({ threads }) (src/api/threads.ts, `threads-*.js`) and esbuild's
+ * shared chunks (`chunk-*.js`).
+ */
+export const OTHER_CHUNK = /^(threads|chunk)-[\w-]+\.js$/;
+
+/** The lazy chunk of the threads' code in a bundle's output folder (it holds the worker's source). */
+export async function threadsChunk(dir: string): Promise<string> {
+  const found = (await listOutput(dir)).files.filter((file) => /^threads-[\w-]+\.js$/.test(file));
+  if (found.length !== 1) throw new Error(`expected one threads chunk in ${dir}, found: ${found.join(', ') || 'none'}`);
+  if (!(await readFile(join(dir, found[0]!), 'utf8')).includes('Atomics.notify')) throw new Error(`${found[0]} holds no worker`);
+  return found[0]!;
+}
+
+/**
  * The lazy chunks of the embedded copies in a bundle's output folder: its JS files other than `entry`,
- * which must be exactly two, one holding each build.
+ * the OTHER_CHUNK ones and the threads' chunk (webpack numbers its chunks), which must be exactly
+ * two, one holding each build.
  */
 export async function embeddedChunks(dir: string, entry: string): Promise<{ simd: string; scalar: string }> {
-  const chunks = (await listOutput(dir)).files.filter((file) => file.endsWith('.js') && file !== entry);
+  const chunks: string[] = [];
+  for (const file of (await listOutput(dir)).files) {
+    if (!file.endsWith('.js') || file === entry || OTHER_CHUNK.test(file)) continue;
+    if ((await readFile(join(dir, file), 'utf8')).includes('Atomics.notify')) continue; // the threads' chunk, under any name
+    chunks.push(file);
+  }
   const holding = async (build: 'simd' | 'scalar') => {
     const marker = await embeddedMarker(build);
     const found: string[] = [];

@@ -14,6 +14,8 @@ const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.me
 export interface DemoSite {
   /** The site's root URL with a trailing slash: pages are `${url}bench.html`… */
   url: string;
+  /** The folder of the build (to serve it again, e.g. with other headers). */
+  outDir: string;
   /** Stops the server and removes the build. */
   close(): Promise<void>;
 }
@@ -27,6 +29,7 @@ export async function startDemoSite(addToBuild?: (outDir: string) => Promise<voi
     const server = await startStaticServer({ mounts: { '/': outDir } });
     return {
       url: server.url,
+      outDir,
       close: async () => {
         await server.close();
         await rm(outDir, { recursive: true, force: true });

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';
-import { embeddedChunks, embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
+import {
+  embeddedChunks,
+  embeddedMarker,
+  listOutput,
+  makeApp,
+  OTHER_CHUNK,
+  runNodeBundle,
+  threadsChunk,
+  type BundledApp,
+} from '../helpers/bundled-app.js';
 import { launchChromium, openWatchedPage } from '../helpers/chromium.js';
 import { loadScenario, maxDifference, SCENARIO_TOLERANCE, type ScenarioResult } from '../helpers/scenario.js';
 import { runScenario } from '../fixtures/spring-scenario.js';
@@ -77,8 +86,12 @@ describe('an esbuild bundle of a Node app', () => {
       simd: expect.stringMatching(/^embedded-simd-\w+\.js$/),
       scalar: expect.stringMatching(/^embedded-scalar-\w+\.js$/),
     });
-    expect((await listOutput(outdir)).files).toEqual([chunks.scalar, chunks.simd, 'node-main.js']);
+    const files = (await listOutput(outdir)).files;
+    expect(files.filter((file) => !OTHER_CHUNK.test(file))).toEqual([chunks.scalar, chunks.simd, 'node-main.js']);
     expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain(await embeddedMarker());
+    // The threads' code is a lazy chunk of its own, out of the entry (createSolver imports it only for threads > 1)
+    expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain('Atomics.notify');
+    expect(files).toContain(await threadsChunk(outdir));
     // The scalar chunk deleted: 'simd' needs only its own.
     await rm(join(outdir, chunks.scalar));
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
@@ -103,9 +116,11 @@ describe('an esbuild bundle of a Node app', () => {
     for (const chunk of Object.values(chunks)) await rm(join(outdir, chunk));
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'));
     expect(result.backend).toBe('js');
+    // The loader sits in the chunk esbuild shares between the entry and the threads' chunk
+    const loader = (await listOutput(outdir)).files.find((file) => file.startsWith('chunk-')) ?? 'node-main.js';
     const failure = (build: 'simd' | 'scalar', name: string) =>
       `the ${name} build (from file://${outdir}/spring-solver.${build}.wasm) failed to load: ENOENT: no such file or directory, open '${outdir}/spring-solver.${build}.wasm'; ` +
-      `its embedded copy failed to load too: Cannot find module '${join(outdir, chunks[build])}' imported from ${join(outdir, 'node-main.js')}`;
+      `its embedded copy failed to load too: Cannot find module '${join(outdir, chunks[build])}' imported from ${join(outdir, loader)}`;
     expect(result.fallbackReason).toBe(`${failure('simd', 'SIMD')}; ${failure('scalar', 'scalar')}`);
     expect(stderr).toContain(`createSolver() runs the slower 'js' backend: ${result.fallbackReason}.`);
     expect(maxDifference(result, reference)).toBeLessThan(SCENARIO_TOLERANCE);

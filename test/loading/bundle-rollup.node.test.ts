@@ -10,7 +10,15 @@ import { rollup, type OutputOptions, type RollupLog } from 'rollup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolver } from '../../dist/index.js';
 import { runScenario } from '../fixtures/spring-scenario.js';
-import { embeddedChunks, embeddedMarker, listOutput, makeApp, runNodeBundle, type BundledApp } from '../helpers/bundled-app.js';
+import {
+  embeddedChunks,
+  embeddedMarker,
+  listOutput,
+  makeApp,
+  runNodeBundle,
+  threadsChunk,
+  type BundledApp,
+} from '../helpers/bundled-app.js';
 import { maxDifference, SCENARIO_TOLERANCE, type ScenarioResult } from '../helpers/scenario.js';
 
 let app: BundledApp;
@@ -49,8 +57,9 @@ describe('a Rollup bundle of a Node app', () => {
       simd: expect.stringMatching(/^embedded-simd-[\w-]+\.js$/),
       scalar: expect.stringMatching(/^embedded-scalar-[\w-]+\.js$/),
     });
-    expect((await listOutput(outdir)).files).toEqual([chunks.scalar, chunks.simd, 'node-main.js']);
+    expect((await listOutput(outdir)).files).toEqual([chunks.scalar, chunks.simd, 'node-main.js', await threadsChunk(outdir)]);
     expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain(await embeddedMarker());
+    expect(await readFile(join(outdir, 'node-main.js'), 'utf8')).not.toContain('Atomics.notify');
     for (const backend of [undefined, 'simd', 'wasm']) {
       const { result, stderr } = await runNodeBundle(join(outdir, 'node-main.js'), backend);
       expect(result.backend).toBe(backend ?? 'simd');
@@ -100,7 +109,7 @@ describe('a Rollup bundle of a Node app', () => {
   it("importing 'spring-solver/embedded' runs on 'simd' with no file beside it and no warning", async () => {
     const { outdir, warnings } = await bundle('node-embedded.js', 'embedded');
     expect(warnings).toEqual([]);
-    expect((await listOutput(outdir)).files).toEqual(['node-embedded.js']);
+    expect((await listOutput(outdir)).files).toEqual(['node-embedded.js', await threadsChunk(outdir)]);
     expect(await readFile(join(outdir, 'node-embedded.js'), 'utf8')).toContain(await embeddedMarker());
     const { result, stderr } = await runNodeBundle(join(outdir, 'node-embedded.js'));
     expect(result.backend).toBe('simd');

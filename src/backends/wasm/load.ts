@@ -38,7 +38,7 @@ export function compileBuild(build: WasmBuild, source?: WasmSource): Promise<Web
   return module;
 }
 
-async function compileSource(source: WasmSource): Promise<WebAssembly.Module> {
+export async function compileSource(source: WasmSource): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(checkResponse(source));
   if (typeof source === 'string' || source instanceof URL) return compileFile(await readUrl(source));
@@ -66,16 +66,20 @@ async function compileDefault(build: WasmBuild): Promise<WebAssembly.Module> {
  */
 async function compileEmbedded(build: WasmBuild, missing: unknown): Promise<WebAssembly.Module> {
   try {
-    const base64 =
-      build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
-    return await WebAssembly.compile(decodeBase64(base64));
+    return await WebAssembly.compile(await embeddedBytes(build));
   } catch (error) {
     throw new Error(`${describeError(missing)}; its embedded copy failed to load too: ${describeError(error)}`, { cause: missing });
   }
 }
 
+/** A build's embedded copy, from its own module. */
+export async function embeddedBytes(build: WasmBuild): Promise<Uint8Array<ArrayBuffer>> {
+  const base64 = build === 'simd' ? (await import('./embedded-simd.js')).SIMD_BASE64 : (await import('./embedded-scalar.js')).SCALAR_BASE64;
+  return decodeBase64(base64);
+}
+
 /** A file's bytes (file: URLs, in Node) or its fetch Response, which must be OK. */
-async function readUrl(source: URL | string): Promise<Response | Uint8Array<ArrayBuffer>> {
+export async function readUrl(source: URL | string): Promise<Response | Uint8Array<ArrayBuffer>> {
   const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
   if (url.protocol === 'file:') return readFileBytes(url);
   return checkResponse(await fetch(url));
@@ -85,7 +89,7 @@ function compileFile(file: Response | Uint8Array<ArrayBuffer>): Promise<WebAssem
   return file instanceof Uint8Array ? WebAssembly.compile(file) : compileResponse(file);
 }
 
-function checkResponse(response: Response): Response {
+export function checkResponse(response: Response): Response {
   if (!response.ok) throw new Error(`spring-solver: fetching ${response.url} failed with HTTP ${response.status}`);
   return response;
 }

@@ -7,10 +7,14 @@ import type { Kernel, Operand } from '../../core/contract.js';
 import type { Param, SpringMode } from '../../core/types.js';
 import type { PreparedRun } from '../../base/prepare.js';
 import type { KernelExports } from '../../core/kernel-exports.js';
+import { contractAdvances } from './threads/split.js';
 
 /** What these functions need of a WasmSolver. */
 interface Host {
   readonly rawKernels: KernelExports;
+  readonly threads: number;
+  rawKernel(name: string): ((...args: number[]) => unknown) | undefined;
+  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void;
   owns(array: Float32Array): boolean;
   alloc(length: number): Float32Array;
   free(array: Float32Array): void;
@@ -119,18 +123,29 @@ export function replayKernel(
 ): PreparedRun | null {
   if (operands.some((o) => o.array !== null && !host.owns(o.array))) return null;
   if (params.some((p) => typeof p !== 'number' && !host.owns(p))) return null;
-  const fn = (host.rawKernels as unknown as Record<string, (...args: number[]) => void>)[kernel.wasm];
-  if (typeof fn !== 'function') throw new Error(`internal: the wasm build has no kernel ${kernel.wasm}`);
+  const fn = host.rawKernel(kernel.wasm);
+  if (fn === undefined) throw new Error(`internal: the wasm build has no kernel ${kernel.wasm}`);
   const held: Float32Array[] = [];
   const args = kernelArguments(operands, n, params, scalars, (value) => cellOf(host, value, held));
   const dtSlot = args.length - scalars.length;
+  const dispose = () => {
+    for (const cell of held) host.free(cell);
+  };
+  if (host.threads === 1) {
+    return {
+      run(dt) {
+        if (hasDt) args[dtSlot] = dt;
+        fn.apply(null, args);
+      },
+      dispose,
+    };
+  }
+  const advances = contractAdvances(operands, params.length, scalars.length);
   return {
     run(dt) {
       if (hasDt) args[dtSlot] = dt;
-      fn.apply(null, args);
+      host.callKernel(kernel.wasm, fn, args, n, advances);
     },
-    dispose() {
-      for (const cell of held) host.free(cell);
-    },
+    dispose,
   };
 }

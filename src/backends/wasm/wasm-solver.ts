@@ -17,6 +17,8 @@ import { Allocator } from './allocator.js';
 import type { KernelExports } from '../../core/kernel-exports.js';
 import type { PreparedRun } from '../../base/prepare.js';
 import { kernelArguments, keptSpring, replayKernel } from './prepared.js';
+import type { Threading } from './threads/threaded.js';
+import { contractAdvances } from './threads/split.js';
 
 const PAGE = 65536;
 const STATIC_BYTES = PAGE;
@@ -30,9 +32,12 @@ const ARENA = SCRATCH + SLOTS * SLOT_FLOATS * 4;
 
 export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
 
-export function createMemory(memoryBytes: number): WebAssembly.Memory {
+/** The solver's memory, fixed: shared (a SharedArrayBuffer) for a threaded solver's workers. */
+export function createMemory(memoryBytes: number, shared = false): WebAssembly.Memory {
   const pages = Math.ceil((ARENA + memoryBytes) / PAGE);
-  return new WebAssembly.Memory({ initial: pages, maximum: pages });
+  return shared
+    ? new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true })
+    : new WebAssembly.Memory({ initial: pages, maximum: pages });
 }
 
 /** Two ranges of `bytes` bytes at offsets p, r overlap without being the same range. */
@@ -51,6 +56,8 @@ export class WasmSolver extends SolverBase {
   /** memory.buffer, looked up once (the memory never grows, so it never changes). @internal */
   readonly memoryBuffer: ArrayBuffer;
   private kernels: KernelExports;
+  /** The exports unwrapped (runKernel splits through `threading` itself). */
+  private raw: KernelExports;
   /** alloc(0) views, which occupy no block. */
   private readonly empty = new WeakSet<Float32Array>();
   /** The arrays alloc() handed out and free() has not taken back, and those it has (by identity). */
@@ -61,10 +68,13 @@ export class WasmSolver extends SolverBase {
     readonly backend: 'simd' | 'wasm',
     kernels: KernelExports,
     private readonly memory: WebAssembly.Memory,
+    /** A threaded solver's workers and split rules; null on one thread. @internal */
+    readonly threading: Threading | null = null,
   ) {
     super();
     if (kernels.heapBase() > STATIC_BYTES) throw new Error(`internal: static data (${kernels.heapBase()} bytes) exceeds ${STATIC_BYTES}`);
-    this.kernels = kernels;
+    this.raw = kernels;
+    this.kernels = threading ? threading.wrap(kernels) : kernels;
     this.heap = new Float32Array(memory.buffer);
     this.memoryBuffer = memory.buffer;
     this.allocator = new Allocator(ARENA, memory.buffer.byteLength);
@@ -129,9 +139,33 @@ export class WasmSolver extends SolverBase {
     }
   }
 
+  override get threads(): number {
+    return this.threading ? this.threading.pool.threads : 1;
+  }
+
+  /** Terminates the workers of a threaded solver too. */
   override dispose(): void {
     super.dispose();
     this.kernels = undefined as unknown as KernelExports;
+    this.raw = undefined as unknown as KernelExports;
+    this.threading?.dispose();
+  }
+
+  /**
+   * Calls kernel export `name` (`fn`, unwrapped) with `args`, laid out as `advances` says
+   * (threads/split.ts): split over the threads when the solver has them and the call is large
+   * enough. @internal
+   */
+  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void {
+    if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances);
+    else fn.apply(null, args);
+  }
+
+  /** A kernel export by name, unwrapped (the prepared calls split through callKernel). @internal */
+  rawKernel(name: string): ((...args: number[]) => unknown) | undefined {
+    this.checkLive('rawKernel');
+    const fn = (this.raw as unknown as Record<string, unknown>)[name];
+    return typeof fn === 'function' ? (fn as (...args: number[]) => unknown) : undefined;
   }
 
   /** True for an array in this solver's memory. @internal */
@@ -216,9 +250,9 @@ export class WasmSolver extends SolverBase {
 
   runKernel(kernel: Kernel, n: number, operands: Operand[], params: Param[], scalars: number[]): void {
     if (params.length > CONSTANT_SLOTS) throw new Error(`internal: ${kernel.wasm} has more than ${CONSTANT_SLOTS} parameters`);
-    const fn = (this.kernels as unknown as Record<string, (...args: number[]) => void>)[kernel.wasm];
+    const fn = (this.raw as unknown as Record<string, (...args: number[]) => void>)[kernel.wasm];
     if (typeof fn !== 'function') throw new Error(`internal: the wasm build has no kernel ${kernel.wasm}`);
-    if (this.runInPlace(fn, n, operands, params, scalars)) return;
+    if (this.runInPlace(kernel.wasm, fn, n, operands, params, scalars)) return;
     const perElement = params.map((p, slot) => this.perElement(p, slot));
     this.marshal(n, [...operands, ...perElement.map(([array]) => input(array))], (pointers, count) => {
       const paramArgs = perElement.flatMap(([, stride], i) => [pointers[operands.length + i] || this.constantPointer(i), stride]);
@@ -231,14 +265,21 @@ export class WasmSolver extends SolverBase {
    * in a loop (no closures, spreads or per-operand arrays; a stateful object's update is a few
    * µs of such overhead per call). False, running nothing, when an array must be copied.
    */
-  private runInPlace(fn: (...args: number[]) => void, n: number, operands: Operand[], params: Param[], scalars: number[]): boolean {
+  private runInPlace(
+    name: string,
+    fn: (...args: number[]) => void,
+    n: number,
+    operands: Operand[],
+    params: Param[],
+    scalars: number[],
+  ): boolean {
     const buffer = this.memoryBuffer;
     for (const o of operands) if (o.array !== null && o.array.buffer !== buffer) return false;
     for (const p of params) if (typeof p !== 'number' && p.buffer !== buffer) return false;
-    fn.apply(
-      null,
-      kernelArguments(operands, n, params, scalars, (value, slot) => this.paramPointer(value, slot)),
-    );
+    const args = kernelArguments(operands, n, params, scalars, (value, slot) => this.paramPointer(value, slot));
+    if (this.threading?.splits(name, n)) {
+      this.threading.split(name, fn as (...args: number[]) => number, args, contractAdvances(operands, params.length, scalars.length));
+    } else fn.apply(null, args);
     return true;
   }
 
@@ -302,7 +343,9 @@ export class WasmSolver extends SolverBase {
     if (px < pv + bytes && pv < px + bytes) return false;
     if (g !== null && (clash(pg, px, bytes) || clash(pg, pv, bytes))) return false;
     if (q !== null && (clash(pq, px, bytes) || clash(pq, pv, bytes))) return false;
-    const k = this.kernels;
+    // The exports themselves below a threaded solver's smallest split: this call site then sees
+    // the same kind of object on every solver (one thread's small calls pay nothing for threads).
+    const k = this.threading !== null && n >= this.threading.smallestSplit ? this.kernels : this.raw;
     let pa = 0,
       pb = 0;
     if (typeof a !== 'number') {

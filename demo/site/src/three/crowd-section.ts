@@ -124,10 +124,13 @@ export class CrowdSection {
     return this.path;
   }
 
-  /** Builds the crowd on a new solver of `backend` with `count` characters. */
-  async build(backend: 'simd' | 'js', count: number): Promise<string> {
+  /**
+   * Builds the crowd on a new solver of `backend` with `count` characters; `threads` (SIMD only,
+   * on a cross-origin-isolated page): the threads that split its large calls.
+   */
+  async build(backend: 'simd' | 'js', count: number, threads: number | 'auto' = 1): Promise<string> {
     this.dispose();
-    const solver = await createSolver({ backend, memoryBytes: MEMORY_BYTES });
+    const solver = await createSolver({ backend, memoryBytes: MEMORY_BYTES, threads: backend === 'simd' ? threads : 1 });
     this.rowSamples.clear();
     if (count !== this.builtCount) this.pathSamples.clear(); // the paths compare at one crowd size
     this.builtCount = count;
@@ -178,6 +181,11 @@ export class CrowdSection {
     this.detach();
     this.path = path;
     this.attach();
+  }
+
+  /** The threads the crowd's solver runs (1 unless built with more on a cross-origin-isolated page). */
+  get threads(): number {
+    return this.state?.solver.threads ?? 1;
   }
 
   /** New goals for the spots: a square grid, then a ring, then a diamond, in turn. */

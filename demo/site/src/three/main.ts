@@ -32,7 +32,12 @@ async function main(): Promise<void> {
   if (params.get('skinning') === 'three') crowd.setSkinningPath('three');
   let backend: 'simd' | 'js' = params.get('backend') === 'js' ? 'js' : 'simd';
   let count = Number(params.get('crowd')) || DEFAULT_CROWD;
-  let running = await crowd.build(backend, count);
+  // Threads need a cross-origin-isolated page (the dev server sends COOP and COEP: vite.config.ts).
+  const isolated = globalThis.crossOriginIsolated === true;
+  let threads: number | 'auto' = 1;
+  let running = await crowd.build(backend, count, threads);
+  /** The last smoothed ms per frame (solver work: inertialize + springs) of each backend. */
+  const perBackend: Record<string, number> = {};
   let jumpRequested = false;
 
   const controls = document.getElementById('crowd-controls')!;
@@ -49,7 +54,7 @@ async function main(): Promise<void> {
   const rebuild = async () => {
     rebuilding = true;
     try {
-      running = await crowd.build(backend, count);
+      running = await crowd.build(backend, count, threads);
     } catch (error) {
       showError(error);
     }
@@ -95,6 +100,22 @@ async function main(): Promise<void> {
       }
     },
   );
+  if (isolated) {
+    select(
+      'threads',
+      'threads',
+      [
+        ['1', '1 thread'],
+        ['2', '2 threads'],
+        ['auto', `auto (${navigator.hardwareConcurrency} cores, at most 8)`],
+      ],
+      '1',
+      (v) => {
+        threads = v === 'auto' ? 'auto' : Number(v);
+        void rebuild();
+      },
+    );
+  }
   const button = (id: string, text: string, onClick: () => void) => {
     const b = document.createElement('button');
     b.id = id;
@@ -148,16 +169,21 @@ async function main(): Promise<void> {
         crowd.frame(dt, jumpRequested);
         jumpRequested = false;
         const t = crowd.timings;
+        const label = crowd.threads > 1 ? `${running} ×${crowd.threads}` : running;
+        perBackend[label] = t.animation + t.springs + t.skinning;
         const ms = (v: number) => `${v.toFixed(2)} ms`;
         const paths = Object.entries(crowd.skinningMs);
         const three = crowd.skinningMs['three.js'];
         const fastest = Math.min(...paths.map(([, v]) => v));
         crowdStats.textContent =
-          `${count.toLocaleString('en')} skinned characters × ${crowd.bones} bones, '${running}' backend, skinning by ${crowd.pathLabel()} · ` +
+          `${count.toLocaleString('en')} skinned characters × ${crowd.bones} bones, '${label}' backend, skinning by ${crowd.pathLabel()} · ` +
           `per frame: mixer + inertialization ${ms(t.animation)}, spot springs ${ms(t.springs)}, ` +
           `skinning matrices ${ms(t.skinning)}, render ${ms(t.render)}` +
           ` · skinning matrices by path: ${paths.map(([path, v]) => `${path} ${ms(v)}`).join(', ')}` +
-          (three !== undefined && paths.length > 1 ? ` (three.js ÷ fastest: ${(three / fastest).toFixed(1)}×)` : '');
+          (three !== undefined && paths.length > 1 ? ` (three.js ÷ fastest: ${(three / fastest).toFixed(1)}×)` : '') +
+          ` · solver work (mixers, inertialization, springs, skinning): ${Object.entries(perBackend)
+            .map(([b, v]) => `${b} ${ms(v)}`)
+            .join(', ')}`;
       }
       if (visible.get(cameraCanvas) !== false) camera.frame(dt);
       if (visible.get(springSection) === true) spring(dt); // built when first seen

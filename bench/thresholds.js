@@ -1,0 +1,184 @@
+// Where splitting a call over threads starts to pay, per method family (issue 20): each family's
+// kernel timed over N = 2^8 … 2^18 on the single-thread SIMD solver and on a threaded one that
+// splits every call (splitEverything), interleaved, best of ROUNDS in each of PASSES passes. Prints the ratios, the
+// smallest N from which every larger N is ≥ 1.05× faster threaded (the threshold written in
+// src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
+// bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
+//   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
+import { createSolver, Inertializer } from '../dist/index.js';
+import { mulberry32 } from '../tools/mulberry32.js';
+
+const argv = process.argv.slice(2);
+const option = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
+const THREADS = option('--threads', 2);
+const ROUNDS = option('--rounds', 7);
+/** Passes over every family and size, the best time of each kept: spread over the run, they catch the moments the machine's other load leaves both cores free. */
+const PASSES = option('--passes', 3);
+/** --only <text>: the families whose kernel name contains it. */
+const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+const DT = 1 / 60;
+const BONES = 60;
+const memoryBytes = 512 * 1024 * 1024;
+
+const one = await createSolver({ backend: 'simd', memoryBytes });
+const many = await createSolver({ threads: THREADS, memoryBytes, splitEverything: true });
+if (many.threads !== THREADS) throw new Error(`threads: ${many.threads} ran (${many.threadsReason})`);
+
+/** n floats in solver memory, seeded, in [lo, hi). */
+function filled(solver, n, lo, hi, seed) {
+  const a = solver.alloc(n);
+  const random = mulberry32(seed);
+  for (let i = 0; i < n; i++) a[i] = lo + (hi - lo) * random();
+  return a;
+}
+
+/** Each family: its kernel, and a call over n elements on a solver (returns the call and a release). */
+const FAMILIES = [
+  {
+    family: 'core springs, uniform (springUniform)',
+    kernel: 'springUniform',
+    make(s, n) {
+      const [x, v, g, q] = [1, 2, 3, 4].map((k) => filled(s, n, -1, 1, k));
+      return { call: () => s.criticalSpringDamper(x, v, g, q, 0.2, DT), arrays: [x, v, g, q] };
+    },
+  },
+  {
+    family: 'core springs, per-element (springPerElement)',
+    kernel: 'springPerElement',
+    make(s, n) {
+      const [x, v, g, q] = [1, 2, 3, 4].map((k) => filled(s, n, -1, 1, k));
+      const h = filled(s, n, 0.05, 0.5, 5);
+      return { call: () => s.criticalSpringDamper(x, v, g, q, h, DT), arrays: [x, v, g, q, h] };
+    },
+  },
+  {
+    family: 'damper, uniform (damperUniform)',
+    kernel: 'damperUniform',
+    make(s, n) {
+      const [x, g] = [1, 2].map((k) => filled(s, n, -1, 1, k));
+      return { call: () => s.damper(x, g, 0.2, DT), arrays: [x, g] };
+    },
+  },
+  {
+    family: 'damper, per-element (damperVarying)',
+    kernel: 'damperVarying',
+    make(s, n) {
+      const [x, g] = [1, 2].map((k) => filled(s, n, -1, 1, k));
+      const h = filled(s, n, 0.05, 0.5, 5);
+      return { call: () => s.damper(x, g, h, DT), arrays: [x, g, h] };
+    },
+  },
+  {
+    family: 'contract kernels, cheapest: doubleSpringDamper, uniform',
+    kernel: 'doubleSpringDamper',
+    make(s, n) {
+      const [x, v, xi, vi, g] = [1, 2, 3, 4, 5].map((k) => filled(s, n, -1, 1, k));
+      return { call: () => s.doubleSpringDamper(x, v, xi, vi, g, 0.2, DT), arrays: [x, v, xi, vi, g] };
+    },
+  },
+  {
+    family: 'quaternion springs: quatSimpleSpringDamper, per-element (elements: quaternions)',
+    kernel: 'quatSimpleSpringDamper',
+    make(s, n) {
+      const q = filled(s, 4 * n, -0.5, 0.5, 1);
+      const w = filled(s, 3 * n, -1, 1, 2);
+      const goal = filled(s, 4 * n, -0.5, 0.5, 3);
+      const h = filled(s, n, 0.05, 0.5, 5);
+      return { call: () => s.quatSimpleSpringDamper(q, w, goal, h, DT), arrays: [q, w, goal, h] };
+    },
+  },
+  {
+    family: `Inertializer.update, per-bone halflife (poseInertializeUpdate; elements: bones, ${BONES} a character)`,
+    kernel: 'poseInertializeUpdate',
+    make(s, n) {
+      const count = Math.max(1, Math.round(n / BONES));
+      const bones = count * BONES;
+      const pose = (seed) => ({
+        positions: filled(s, 3 * bones, -1, 1, seed),
+        velocities: filled(s, 3 * bones, -1, 1, seed + 1),
+        rotations: filled(s, 4 * bones, -0.5, 0.5, seed + 2),
+        angularVelocities: filled(s, 3 * bones, -1, 1, seed + 3),
+      });
+      const [src, dst, out] = [pose(10), pose(20), pose(30)];
+      const halflife = Float32Array.from({ length: BONES }, (_, i) => 0.05 + i / 200);
+      const inertializer = new Inertializer(s, { count, bones: BONES, halflife });
+      inertializer.transition(src, dst);
+      const arrays = [src, dst, out].flatMap((p) => Object.values(p));
+      return { call: () => inertializer.update(dst, undefined, DT, out), arrays, dispose: () => inertializer.dispose() };
+    },
+  },
+];
+
+/** Best time per call (µs) of `call`, over `reps` calls a sample. */
+function sample(call, reps) {
+  const t0 = performance.now();
+  for (let r = 0; r < reps; r++) call();
+  return ((performance.now() - t0) / reps) * 1000;
+}
+
+function compare(make, n) {
+  const a = make(one, n);
+  const b = make(many, n);
+  const reps = Math.max(3, Math.min(2000, Math.round(2e6 / n)));
+  sample(a.call, reps);
+  sample(b.call, reps);
+  let bestOne = Infinity;
+  let bestMany = Infinity;
+  for (let r = 0; r < ROUNDS; r++) {
+    bestOne = Math.min(bestOne, sample(a.call, reps));
+    bestMany = Math.min(bestMany, sample(b.call, reps));
+  }
+  for (const [s, x] of [
+    [one, a],
+    [many, b],
+  ]) {
+    x.dispose?.();
+    for (const array of x.arrays) s.free(array);
+  }
+  return { one: bestOne, many: bestMany, ratio: bestOne / bestMany };
+}
+
+const SIZES = Array.from({ length: 11 }, (_, i) => 2 ** (8 + i));
+console.log(
+  `threads ${THREADS} vs 1, best of ${ROUNDS} × ${PASSES} passes; node ${process.version}; ratio = one thread's time / threaded time`,
+);
+const families = FAMILIES.filter((f) => ONLY === null || f.kernel.includes(ONLY));
+const best = families.map(() => SIZES.map((n) => ({ n, one: Infinity, many: Infinity })));
+for (let pass = 0; pass < PASSES; pass++) {
+  families.forEach(({ make }, f) => {
+    SIZES.forEach((n, i) => {
+      const r = compare(make, n);
+      best[f][i].one = Math.min(best[f][i].one, r.one);
+      best[f][i].many = Math.min(best[f][i].many, r.many);
+    });
+  });
+}
+families.forEach(({ family, kernel }, f) => {
+  const results = best[f].map((r) => ({ ...r, ratio: r.one / r.many }));
+  let threshold = null;
+  for (let i = results.length - 1; i >= 0 && results[i].ratio >= 1.05; i--) threshold = results[i].n;
+  console.log(`\n${family}  [${kernel}]`);
+  for (const r of results)
+    console.log(
+      `  N = ${String(r.n).padStart(6)}  one ${r.one.toFixed(2).padStart(8)} µs  threaded ${r.many.toFixed(2).padStart(8)} µs  ${r.ratio.toFixed(2)}×`,
+    );
+  console.log(`  threshold (every larger N ≥ 1.05×): ${threshold ?? 'none measured'}`);
+});
+
+// The round trip: a split call of 32 elements, against one thread's.
+const tiny = compare(FAMILIES[0].make, 32);
+console.log(
+  `\nround trip of a split call (N = 32, uniform critical): ${(tiny.many - tiny.one).toFixed(2)} µs over one thread's ${tiny.one.toFixed(2)} µs`,
+);
+// Bandwidth: the uniform critical spring at 2^20 reads x, v, g, q and writes x, v: 24 bytes an element.
+const big = compare(FAMILIES[0].make, 2 ** 20);
+const gbps = (us) => ((24 * 2 ** 20) / (us * 1e-6) / 1e9).toFixed(1);
+console.log(
+  `uniform critical at 2^20: one ${big.one.toFixed(0)} µs (${gbps(big.one)} GB/s), threaded ${big.many.toFixed(0)} µs (${gbps(big.many)} GB/s)`,
+);
+const perElement = compare(FAMILIES[1].make, 2 ** 20);
+console.log(
+  `per-element critical at 2^20: one ${perElement.one.toFixed(0)} µs, threaded ${perElement.many.toFixed(0)} µs (${perElement.ratio.toFixed(2)}×)`,
+);
+one.dispose();
+many.dispose();

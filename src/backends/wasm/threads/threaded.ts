@@ -1,0 +1,105 @@
+/**
+ * A threaded solver's side of splitting: which calls are split (the kernel has a layout, and the
+ * call has at least the kernel's minimum of elements) and the kernel exports wrapped so that every
+ * path calling a core spring or damper (ordinary calls, the quick path, prepared calls) splits.
+ */
+import type { KernelExports } from '../../../core/kernel-exports.js';
+import type { ThreadPool } from './pool.js';
+import { N_ARGUMENT as N, PARAM_POINTER as P } from './split.js';
+import { splitMinimum } from './thresholds.js';
+
+type Fn = (...args: number[]) => number;
+
+/** The core kernels' argument layouts (see split.ts): their pointers' bytes per element. */
+const SPRING_UNIFORM = [4, 4, 4, 4, N, 0, 0, 0, 0]; // x, v, g, q, n, mode, p0, p1, dt
+const SPRING_PER_ELEMENT = [4, 4, 4, 4, N, 0, P, 0, P, 0, 0, 0]; // x, v, g, q, n, mode, p0, stride, p1, stride, dt, coef
+const DAMPER_UNIFORM = [4, 4, N, 0, 0]; // x, g, n, halflife, dt
+const DAMPER_VARYING = [4, 4, N, P, 0, 0]; // x, g, n, halflife, stride, dt
+
+export class Threading {
+  /**
+   * `minimumOverride`: every kernel's smallest split call, instead of its measured one (the
+   * tests' 0: every call split).
+   */
+  /** The smallest split call of any core spring (the quick path uses the exports themselves below it). */
+  readonly smallestSplit: number;
+
+  constructor(
+    readonly pool: ThreadPool,
+    private readonly minimumOverride: number | null = null,
+  ) {
+    this.smallestSplit = Math.min(this.minimum('springUniform'), this.minimum('springPerElement'));
+  }
+
+  /** The smallest call of `kernel`, in elements, that is split (at least 1). */
+  minimum(kernel: string): number {
+    return Math.max(1, this.minimumOverride ?? splitMinimum(kernel));
+  }
+
+  /** Whether a call of `kernel` over n elements is split. */
+  splits(kernel: string, n: number): boolean {
+    return n >= this.minimum(kernel);
+  }
+
+  /**
+   * Runs `fn`, the calling thread's export `kernel`, over `args` (layout `advances`, see split.ts)
+   * split over the threads (the caller checked `splits`). Returns the sum of the chunks' results.
+   */
+  split(kernel: string, fn: Fn, args: number[], advances: readonly number[]): number {
+    const job = this.pool.job(kernel);
+    if (job < 0) return fn.apply(null, args);
+    return this.pool.run(job, fn, args, advances);
+  }
+
+  /**
+   * The exports with the core springs and dampers split: the quick path and prepared calls call
+   * them directly. springPerElement splits only without kept coefficients (their layout depends
+   * on n); springApplyKept is not split.
+   */
+  wrap(raw: KernelExports): KernelExports {
+    const springUniform = raw.springUniform as Fn;
+    const springPerElement = raw.springPerElement as Fn;
+    const damperUniform = raw.damperUniform as Fn;
+    const damperVarying = raw.damperVarying as Fn;
+    const pool = this.pool;
+    // The minimums and jobs looked up once: a call below its minimum costs one comparison more than on one thread.
+    const [springUniformMin, springPerElementMin, damperUniformMin, damperVaryingMin] = [
+      'springUniform',
+      'springPerElement',
+      'damperUniform',
+      'damperVarying',
+    ].map((name) => (pool.job(name) < 0 ? Infinity : this.minimum(name))) as [number, number, number, number];
+    const split: Pick<KernelExports, 'springUniform' | 'springPerElement' | 'damperUniform' | 'damperVarying'> = {
+      springUniform: (x, v, g, q, n, mode, p0, p1, dt) => {
+        if (n < springUniformMin) return springUniform(x, v, g, q, n, mode, p0, p1, dt);
+        pool.run(pool.job('springUniform'), springUniform, [x, v, g, q, n, mode, p0, p1, dt], SPRING_UNIFORM);
+      },
+      springPerElement: (x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef) => {
+        if (n < springPerElementMin || coef !== 0) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
+        return pool.run(
+          pool.job('springPerElement'),
+          springPerElement,
+          [x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef],
+          SPRING_PER_ELEMENT,
+        );
+      },
+      damperUniform: (x, g, n, halflife, dt) => {
+        if (n < damperUniformMin) return damperUniform(x, g, n, halflife, dt);
+        pool.run(pool.job('damperUniform'), damperUniform, [x, g, n, halflife, dt], DAMPER_UNIFORM);
+      },
+      damperVarying: (x, g, n, h, stride, dt) => {
+        if (n < damperVaryingMin) return damperVarying(x, g, n, h, stride, dt);
+        pool.run(pool.job('damperVarying'), damperVarying, [x, g, n, h, stride, dt], DAMPER_VARYING);
+      },
+    };
+    // A small object over the exports (its prototype), not a copy of their 150 names: a copy that
+    // large is a dictionary, whose lookups cost the quick path about 25 ns a call.
+    const wrapped = Object.create(raw) as KernelExports;
+    for (const [name, fn] of Object.entries(split)) Object.defineProperty(wrapped, name, { value: fn, enumerable: true });
+    return wrapped;
+  }
+
+  dispose(): void {
+    this.pool.dispose();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The smallest call, in elements, that a threaded solver splits, per kernel export: below it the
+ * calling thread runs the call alone, since waking the workers costs more than their share saves.
+ * Measured with `node bench/thresholds.js` on 2 cores: the smallest power of two from which every
+ * larger size ran ≥ 1.05× faster split (docs/DECISIONS.md, "Threads").
+ */
+
+const MEASURED: Record<string, number> = {
+  // core springs and dampers, uniform parameters: a few loads and stores an element
+  springUniform: 16384,
+  damperUniform: 65536,
+  // per-element parameters: an exp (and more) an element
+  springPerElement: 4096,
+  damperVarying: 2048,
+  // quaternion springs (elements: quaternions) and Inertializer.update (elements: bones)
+  quatSimpleSpringDamper: 512,
+  quatDecaySpringDamper: 512,
+  quatInertializeUpdate: 512,
+  poseInertializeUpdate: 512,
+};
+
+/** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
+const OTHER = 65536;
+
+/** The smallest element count `kernel` is split at. */
+export function splitMinimum(kernel: string): number {
+  return MEASURED[kernel] ?? OTHER;
+}
