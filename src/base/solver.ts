@@ -42,12 +42,14 @@ export interface Solver {
   /**
    * How many threads run a large call: 1 unless createSolver({ threads }) asked for more and they
    * started (the calling thread and its workers).
+   * @group Setup
    */
   readonly threads: number;
   /**
    * Why fewer threads run than createSolver({ threads }) asked for: no SharedArrayBuffer (a page
    * that is not cross-origin isolated), a worker that failed to start, a backend other than SIMD.
    * Null when they all run, or when one thread was asked for.
+   * @group Setup
    */
   readonly threadsReason: string | null;
   /**

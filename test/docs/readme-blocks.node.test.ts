@@ -124,12 +124,13 @@ const outputs = new Map<number, string>();
 
 describe('README.md code blocks', () => {
   beforeAll(async () => {
-    // the consumer folder: the tarball unpacked as node_modules/spring-solver, the peer dependencies linked
+    // the consumer folder: the tarball unpacked as node_modules/spring-solver; linked beside it, the peer
+    // dependencies and the bundlers whose configurations the README shows
     const modules = join(DIR, 'node_modules');
     await mkdir(join(modules, 'spring-solver'), { recursive: true });
     for (const scope of ['@pixiv', '@types']) await mkdir(join(modules, scope), { recursive: true });
     await run('tar', ['-xzf', packTarball(DIR), '-C', join(modules, 'spring-solver'), '--strip-components=1']);
-    for (const peer of ['three', '@types/three', '@pixiv/three-vrm-springbone'])
+    for (const peer of ['three', '@types/three', '@pixiv/three-vrm-springbone', 'vite', 'webpack'])
       await symlink(join(ROOT, 'node_modules', peer), join(modules, peer));
   }, 120_000);
 

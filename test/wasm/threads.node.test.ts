@@ -5,7 +5,7 @@
  * the 16-element blocks; and the option's checks, reasons and lifecycle. Node only: workers.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSolver, Inertializer, type Pose, type Solver } from '../../dist/index.js';
+import { createSolver, ForwardKinematics, Inertializer, type Pose, type Solver } from '../../dist/index.js';
 import { METHODS, type ArgKind } from '../fuzz/table.js';
 import { logUniform, mulberry32, pick, uniform, type Rng } from '../helpers/random.js';
 
@@ -168,6 +168,26 @@ describe('threads: 2, Inertializer and prepared calls', () => {
       }
     });
   }
+
+  it('ForwardKinematics (not split: it runs on the calling thread) on the shared memory: the same bits', () => {
+    const run = (solver: Solver) => {
+      const fk = new ForwardKinematics(solver, {
+        count: 9,
+        parents: [-1, 0, 1, 1],
+        inverseBindMatrices: Array.from({ length: 64 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7))),
+        scales: true,
+      });
+      fk.positions.forEach((_, i) => (fk.positions[i] = Math.sin(i)));
+      fk.rotations.forEach((_, i) => (fk.rotations[i] = i % 4 === 3 ? 1 : 0.1 * Math.cos(i)));
+      fk.scales!.fill(1.5);
+      fk.update();
+      const out = [Array.from(fk.worldMatrices!), Array.from(fk.skinningMatrices!)];
+      fk.dispose();
+      return out;
+    };
+    const expected = run(single);
+    for (const solver of [threaded, workersOnly]) expect(run(solver)).toEqual(expected);
+  });
 
   it('prepared calls (kept coefficients and a replayed kernel): the same bits, split', () => {
     const run = (solver: Solver) => {
