@@ -9,6 +9,7 @@ export { SpringMode } from './core/types.js';
 export type { Solver } from './api/solver.js';
 export type { PreparedCall, PrepareOptions, PrepareArgs, PreparableMethod } from './api/prepare.js';
 export type { WasmSource } from './backends/wasm/load.js';
+export type { ThreadsOption } from './api/threads.js';
 export { simdSupported, wasmSupported } from './backends/wasm/simd-support.js';
 export { Inertializer, type InertializerOptions, type Pose } from './stateful/inertializer.js';
 export type { PdIntegrator, PdSpringOptions } from './methods/pd-spring.js';

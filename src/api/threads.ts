@@ -16,7 +16,10 @@ import type { Backend } from '../core/types.js';
 import type { OnFallback } from './fallback.js';
 import type { Solver, SolverBase } from '../base/solver.js';
 
-/** A thread count, or 'auto': the cores the platform reports, at most {@link AUTO_THREADS_MAX}. */
+/**
+ * A thread count, or 'auto': the cores the platform reports, at most 8 (see createSolver's `threads`).
+ * @group Setup
+ */
 export type ThreadsOption = number | 'auto';
 
 /** 'auto' runs at most this many threads: past it, memory bandwidth, not cores, bounds most calls (docs/DECISIONS.md, "Threads"). */

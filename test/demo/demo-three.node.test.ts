@@ -91,7 +91,8 @@ async function expectMovingBones(page: Page): Promise<void> {
 async function open(path: string, viewport = { width: 900, height: 700 }): Promise<WatchedPage> {
   const watched = await openWatchedPage(browser, viewport);
   await watched.page.goto(`${server.url}${path}`);
-  await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  // two frames drawn: SwiftShader draws a skinned crowd slowly, the more so on a loaded machine
+  await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
   return watched;
 }
 
@@ -200,12 +201,13 @@ describe('3D page', () => {
     try {
       const watched = await openWatchedPage(browser, { width: 900, height: 700 });
       await watched.page.goto(`${isolated.url}three.html?crowd=200&avatars=5`);
-      await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+      // two frames drawn: SwiftShader draws a skinned crowd slowly, the more so on a loaded machine
+      await watched.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
       await watched.page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
       await watched.page.selectOption('#threads', '2');
       await expect
-        .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 10_000 })
-        .toMatch(/'simd ×2' backend .* solver work \(mixers, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
+        .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 30_000 })
+        .toMatch(/'simd ×2' backend, .* solver work \(mixers, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
       await watched.page.context().close();
       expect(watched.errors).toEqual([]);
       expect(watched.warnings).toEqual([]);
@@ -215,7 +217,7 @@ describe('3D page', () => {
   }, 120_000);
 
   it('runs the spring-bones section: three-vrm and SpringBones timed, fixedStep at 30 Hz, 390 px', async () => {
-    const { page, errors } = await open('three.html?crowd=100&avatars=20');
+    const { page, errors } = await open('three.html?crowd=10&avatars=20');
     await page.locator('#spring-canvas').scrollIntoViewIfNeeded();
     const read = () =>
       page.evaluate(() => {
@@ -301,7 +303,7 @@ describe('3D page', () => {
   }, 120_000);
 
   it.each(PAGES)('%s fits 390 px: no horizontal overflow, no title broken mid-word, no code cut', async (name) => {
-    const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=100&avatars=20' : ''}`, { width: 390, height: 844 });
+    const { page, errors } = await open(`${name}.html${name === 'three' ? '?crowd=10&avatars=20' : ''}`, { width: 390, height: 844 });
     const { wide, scrollWidth, width } = await overflow(page);
     if (name === 'index' || name === 'three')
       await page.screenshot({ path: fileURLToPath(new URL(`../../test-results/${name}-390.png`, import.meta.url)), fullPage: true });

@@ -179,11 +179,11 @@ async function main(): Promise<void> {
           `${count.toLocaleString('en')} skinned characters × ${crowd.bones} bones, '${label}' backend, skinning by ${crowd.pathLabel()} · ` +
           `per frame: mixer + inertialization ${ms(t.animation)}, spot springs ${ms(t.springs)}, ` +
           `skinning matrices ${ms(t.skinning)}, render ${ms(t.render)}` +
-          ` · skinning matrices by path: ${paths.map(([path, v]) => `${path} ${ms(v)}`).join(', ')}` +
-          (three !== undefined && paths.length > 1 ? ` (three.js ÷ fastest: ${(three / fastest).toFixed(1)}×)` : '') +
           ` · solver work (mixers, inertialization, springs, skinning): ${Object.entries(perBackend)
             .map(([b, v]) => `${b} ${ms(v)}`)
-            .join(', ')}`;
+            .join(', ')}` +
+          ` · skinning matrices by path: ${paths.map(([path, v]) => `${path} ${ms(v)}`).join(', ')}` +
+          (three !== undefined && paths.length > 1 ? ` (three.js ÷ fastest: ${(three / fastest).toFixed(1)}×)` : '');
       }
       if (visible.get(cameraCanvas) !== false) camera.frame(dt);
       if (visible.get(springSection) === true) spring(dt); // built when first seen
