@@ -13,7 +13,6 @@ import type { Bone, Object3D, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 
 import { SolverBase, type Solver } from '../api/solver.js';
 import { firstNonFinite, float64Array, forwardKinematicsCall, int32View, scratchLength } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
-import { checkRoots } from '../stateful/forward-kinematics.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { InertializedMixerGroup } from './inertialized-mixer.js';
 

@@ -18,6 +18,7 @@ import {
   WebGLRenderer,
 } from 'three';
 import { spring3 } from 'spring-solver/three';
+import { fitRendererToCanvas } from './resize.js';
 
 const CAMERA_OFFSET = new Vector3(0, 6, 10);
 
@@ -58,7 +59,7 @@ export class CameraSection {
     spring3(this.camera.position, this.cameraGoal, 0.35, dt); // the camera trails behind
     spring3(this.lookAt, this.marker.position, 0.15, dt); // and turns toward the marker
     this.camera.lookAt(this.lookAt);
-    this.resize();
+    fitRendererToCanvas(this.renderer, this.camera);
     this.renderer.render(this.scene, this.camera);
   }
 
@@ -81,16 +82,5 @@ export class CameraSection {
     this.canvas.addEventListener('pointermove', (event) => {
       if (this.canvas.hasPointerCapture(event.pointerId)) move(event);
     });
-  }
-
-  private resize(): void {
-    const width = this.canvas.clientWidth,
-      height = this.canvas.clientHeight;
-    const ratio = this.renderer.getPixelRatio();
-    if (this.canvas.width !== Math.round(width * ratio) || this.canvas.height !== Math.round(height * ratio)) {
-      this.renderer.setSize(width, height, false);
-      this.camera.aspect = width / Math.max(1, height);
-      this.camera.updateProjectionMatrix();
-    }
   }
 }

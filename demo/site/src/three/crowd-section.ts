@@ -34,6 +34,7 @@ import {
 import { createSolver, type Solver } from 'spring-solver';
 import { InertializedMixerGroup, InstancedSprings, SkeletonBatch } from 'spring-solver/three';
 import { buildSkinnedCrowd } from '../../../../test/fixtures/skinned-crowd.js';
+import { fitRendererToCanvas } from './resize.js';
 
 export const CROWD_SIZES = [100, 500, 1000, 2000];
 const SPACING = 1.6; // metres between spots
@@ -229,7 +230,7 @@ export class CrowdSection {
     }
     this.updates[this.path]++;
     const t3 = performance.now();
-    this.resize();
+    fitRendererToCanvas(this.renderer, this.camera);
     this.renderer.render(this.scene, this.camera);
     const t4 = performance.now();
     const sample: CrowdTimings = { animation: t1 - t0, springs: t2 - t1, skinning: t3 - t2, render: t4 - t3 };
@@ -343,20 +344,6 @@ export class CrowdSection {
         z = (u + w) * 0.72;
       }
       spots.goals.set([x, 0.02, z], i * 3);
-    }
-  }
-
-  private resize(): void {
-    const canvas = this.renderer.domElement;
-    const width = canvas.clientWidth,
-      height = canvas.clientHeight;
-    if (
-      canvas.width !== Math.round(width * this.renderer.getPixelRatio()) ||
-      canvas.height !== Math.round(height * this.renderer.getPixelRatio())
-    ) {
-      this.renderer.setSize(width, height, false);
-      this.camera.aspect = width / Math.max(1, height);
-      this.camera.updateProjectionMatrix();
     }
   }
 }

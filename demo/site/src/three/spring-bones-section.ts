@@ -35,6 +35,7 @@ import { SpringBones, type SpringBonesOptions } from 'spring-solver/vrm';
 // VRMSpringBoneJoint / VRMSpringBoneCollider / VRMSpringBoneManager.
 import { buildAvatar, buildCrowd } from '../../../../test/fixtures/vrm-avatars.js';
 import { mulberry32 } from '../../../../tools/mulberry32.js';
+import { fitRendererToCanvas } from './resize.js';
 
 type Avatar = ReturnType<typeof buildAvatar>;
 type Humanoid = Avatar['bones'];
@@ -423,7 +424,7 @@ export class SpringBonesSection {
       out[o + 5] = e[2]! * tip.x + e[6]! * tip.y + e[10]! * tip.z + e[14]!;
     }
     position.needsUpdate = true;
-    this.resize();
+    fitRendererToCanvas(this.renderer, this.camera);
     this.renderer.render(this.scene, this.camera);
   }
 
@@ -447,17 +448,6 @@ export class SpringBonesSection {
       b.push(tk - t < 1e-9 ? f.angles[k++]! : null);
     }
     this.plot.setData([xs, a, b]);
-  }
-
-  private resize(): void {
-    const width = this.canvas.clientWidth,
-      height = this.canvas.clientHeight;
-    const ratio = this.renderer.getPixelRatio();
-    if (this.canvas.width !== Math.round(width * ratio) || this.canvas.height !== Math.round(height * ratio)) {
-      this.renderer.setSize(width, height, false);
-      this.camera.aspect = width / Math.max(1, height);
-      this.camera.updateProjectionMatrix();
-    }
   }
 }
 
