@@ -7,6 +7,7 @@
  */
 import type { Solver } from './solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
+import { N_ARGUMENT, perThread } from '../backends/wasm/threads/split.js';
 import { firstNonFinite as firstNonFiniteJs, forwardKinematics, type SkeletonArrays } from '../reference/skeleton.js';
 
 /** Int32 views of `length` whole numbers in solver memory, over a Float32Array from solver.alloc. */
@@ -20,52 +21,71 @@ export function float64Array(alloc: (length: number) => Float32Array, length: nu
   return new Float64Array(array.buffer, array.byteOffset, length);
 }
 
-/** Floats of the kernel's scratch for a skeleton of `bones` bones. */
-export function scratchLength(bones: number): number {
+/** Floats of the kernel's scratch for a skeleton of `bones` bones, one thread's. */
+function scratchLength(bones: number): number {
   return 48 * (bones + 3);
 }
 
-/** The forward kinematics of the first `count` characters: (count) => void. */
-export function forwardKinematicsCall(solver: Solver, a: SkeletonArrays, bones: number, scratch: Float32Array): (count: number) => void {
+/** The smallest chunk of a split call, in characters: one of 25 bones costs about 0.7 µs (split.ts's MIN_CHUNK is for elements of nanoseconds). */
+const MIN_CHUNK = 16;
+
+/**
+ * The forward kinematics of the first `count` characters: (count) => void. The kernel's scratch
+ * (one per thread: the parents' matrices of the characters a thread computes) comes from `alloc`.
+ * On a threaded solver, a call of at least the kernel's split minimum (threads/thresholds.ts) is split by whole characters,
+ * in chunks of whole 16-character blocks: each character's matrices are computed by the same
+ * operations, so the bits do not depend on the split.
+ */
+export function forwardKinematicsCall(
+  solver: Solver,
+  a: SkeletonArrays,
+  bones: number,
+  alloc: (length: number) => Float32Array,
+): (count: number) => void {
   if (solver.backend === 'js') return (count) => forwardKinematics(a, count, bones);
-  const kernel = (solver as unknown as WasmSolver).rawKernels.forwardKinematics;
+  const wasm = solver as unknown as WasmSolver;
+  // (sourceF64, a boolean, is passed as 0 or 1, as wasm takes it)
+  const kernel = wasm.rawKernels.forwardKinematics as unknown as (...args: number[]) => void;
+  const scratch = alloc(scratchLength(bones) * solver.threads);
   const at = (array: { byteOffset: number } | null): number => (array === null ? 0 : array.byteOffset);
-  const [parents, slots, targets, positions, rotations, scales] = [a.parents, a.slots, a.targets, a.positions, a.rotations, a.scales].map(
-    at,
-  ) as [number, number, number, number, number, number];
-  const [restPositions, restRotations, restScales, roots, inverseBind, world, skin] = [
-    a.restPositions,
-    a.restRotations,
-    a.restScales,
-    a.roots,
-    a.inverseBind,
-    a.world,
-    a.skin,
-  ].map(at) as [number, number, number, number, number, number, number];
-  const s = scratch.byteOffset;
-  return (count) =>
-    kernel(
-      parents,
-      slots,
-      targets,
-      positions,
-      rotations,
-      scales,
-      a.sourceStride,
-      a.positions instanceof Float64Array,
-      restPositions,
-      restRotations,
-      restScales,
-      roots,
-      inverseBind,
-      world,
-      a.worldStride,
-      a.inverseBind === null ? 0 : skin,
-      a.skinStride,
-      s,
-      count,
-      bones,
-    );
+  const width = a.positions instanceof Float64Array ? 8 : 4; // bytes a source value
+  const skin = a.inverseBind === null ? 0 : at(a.skin);
+  // (argument, its bytes per character: see threads/split.ts)
+  const layout: [number, number][] = [
+    [at(a.parents), 0],
+    [at(a.slots), 0],
+    [at(a.targets), 0],
+    [at(a.positions), 3 * width * a.sourceStride],
+    [at(a.rotations), 4 * width * a.sourceStride],
+    [at(a.scales), 3 * width * a.sourceStride],
+    [a.sourceStride, 0],
+    [width === 8 ? 1 : 0, 0],
+    [at(a.restPositions), 0],
+    [at(a.restRotations), 0],
+    [at(a.restScales), 0],
+    [at(a.roots), 128],
+    [at(a.inverseBind), 0],
+    [at(a.world), 4 * a.worldStride],
+    [a.worldStride, 0],
+    [skin, 4 * a.skinStride],
+    [a.skinStride, 0],
+    [scratch.byteOffset, perThread(4 * scratchLength(bones))],
+    [0, N_ARGUMENT],
+    [bones, 0],
+  ];
+  const args = layout.map(([value]) => value);
+  const advances = layout.map(([, advance]) => advance);
+  const n = args.length - 2;
+  if (solver.threads === 1) {
+    return (count) => {
+      args[n] = count;
+      kernel.apply(null, args);
+    };
+  }
+  return (count) => {
+    args[n] = count;
+    wasm.callKernel('forwardKinematics', kernel, args, count, advances, MIN_CHUNK);
+  };
 }
 
 /** Index of the first NaN or infinite number of `array` (in solver memory), or −1. */

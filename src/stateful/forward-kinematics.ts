@@ -7,7 +7,7 @@
  * src/reference/skeleton.ts.
  */
 import { SolverBase, type Solver } from '../api/solver.js';
-import { firstNonFinite, float64Array, forwardKinematicsCall, int32View, scratchLength } from '../api/skeleton-kernel.js';
+import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { checkCount, describe } from '../core/validate.js';
 import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
@@ -162,7 +162,7 @@ export class ForwardKinematics {
           skinStride: 16 * bones,
         },
         bones,
-        alloc(scratchLength(bones)),
+        alloc,
       );
     } catch (error) {
       this.owned.release();

@@ -11,7 +11,7 @@
  */
 import type { Bone, Object3D, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 'three';
 import { SolverBase, type Solver } from '../api/solver.js';
-import { firstNonFinite, float64Array, forwardKinematicsCall, int32View, scratchLength } from '../api/skeleton-kernel.js';
+import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { InertializedMixerGroup } from './inertialized-mixer.js';
@@ -193,7 +193,7 @@ export class SkeletonBatch {
           skinStride,
         },
         bones,
-        alloc(scratchLength(bones)),
+        alloc,
       );
       meshes.forEach((mesh, m) => this.attach(mesh, skin.subarray(m * skinStride, (m + 1) * skinStride), side));
     } catch (error) {

@@ -8,14 +8,22 @@
  * results are compared for equality, on every backend. (The issue's own bound is
  * 1e-5·max(1, |value|).)
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Group, Scene, type Bone, type SkinnedMesh } from 'three';
+import { createSolver, type Solver } from '../../dist/index.js';
 import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js';
 import { BACKENDS, useSolvers } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
-const solvers = useSolvers();
+const backends = useSolvers();
+/** Every backend, and a SIMD solver on 2 threads that splits the kernel by characters (any call of 64 or more). */
+const SOLVERS = [...BACKENDS, 'simd, 2 threads'] as const;
+const solvers = backends as Record<(typeof SOLVERS)[number], Solver>;
+beforeAll(async () => {
+  solvers['simd, 2 threads'] = await createSolver({ threads: 2, onFallback: 'throw' });
+});
+afterAll(() => solvers['simd, 2 threads'].dispose());
 const COUNT = 1000;
 
 type Crowd = ReturnType<typeof buildSkinnedCrowd> & { scene: Scene; world: Group };
@@ -65,7 +73,7 @@ function firstDifference(got: readonly SkinnedMesh[], expected: readonly Float32
 
 const meshesOf = (c: Crowd): SkinnedMesh[] => c.characters.map((ch) => ch.mesh);
 
-describe.each(BACKENDS)('SkeletonBatch on %s', (backend) => {
+describe.each(SOLVERS)('SkeletonBatch on %s', (backend) => {
   it(`equals three's boneMatrices: ${COUNT} pirouettes at random times, moving roots, bones read from their objects`, () => {
     const ours = crowd(COUNT),
       theirs = crowd(COUNT);

@@ -169,24 +169,30 @@ describe('threads: 2, Inertializer and prepared calls', () => {
     });
   }
 
-  it('ForwardKinematics (not split: it runs on the calling thread) on the shared memory: the same bits', () => {
+  it('ForwardKinematics, split by characters (each thread with its own scratch): the same bits', () => {
+    // 77 characters: chunks of 16, the last one odd (a character alone, not in a pair of lanes)
     const run = (solver: Solver) => {
       const fk = new ForwardKinematics(solver, {
-        count: 9,
-        parents: [-1, 0, 1, 1],
-        inverseBindMatrices: Array.from({ length: 64 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7))),
+        count: 77,
+        parents: [-1, 0, 1, 1, 3, -1],
+        inverseBindMatrices: Array.from({ length: 96 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7))),
         scales: true,
       });
       fk.positions.forEach((_, i) => (fk.positions[i] = Math.sin(i)));
       fk.rotations.forEach((_, i) => (fk.rotations[i] = i % 4 === 3 ? 1 : 0.1 * Math.cos(i)));
-      fk.scales!.fill(1.5);
+      fk.scales!.forEach((_, i) => (fk.scales![i] = 1 + 0.5 * Math.sin(3 * i)));
+      fk.roots.forEach((_, i) => (fk.roots[i] = i % 16 === 15 ? 1 : i % 4 === 3 ? 0 : Math.cos(0.7 * i)));
       fk.update();
       const out = [Array.from(fk.worldMatrices!), Array.from(fk.skinningMatrices!)];
       fk.dispose();
       return out;
     };
     const expected = run(single);
-    for (const solver of [threaded, workersOnly]) expect(run(solver)).toEqual(expected);
+    for (const solver of [threaded, workersOnly]) {
+      const before = splitCalls(solver);
+      expect(run(solver)).toEqual(expected);
+      expect(splitCalls(solver)).toBeGreaterThan(before);
+    }
   });
 
   it('prepared calls (kept coefficients and a replayed kernel): the same bits, split', () => {
@@ -235,6 +241,8 @@ describe('the worker', () => {
     for (const name of names) expect(constant(name), name).toBe(layout[name]);
     expect(constant('N_ARGUMENT')).toBe(split.N_ARGUMENT);
     expect(constant('PARAM_POINTER')).toBe(split.PARAM_POINTER);
+    const below = constant('PER_THREAD_BELOW')!;
+    expect([below, below + 1, -2].map(split.isPerThread)).toEqual([true, false, false]);
   });
 });
 

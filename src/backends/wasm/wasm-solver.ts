@@ -154,10 +154,10 @@ export class WasmSolver extends SolverBase {
   /**
    * Calls kernel export `name` (`fn`, unwrapped) with `args`, laid out as `advances` says
    * (threads/split.ts): split over the threads when the solver has them and the call is large
-   * enough. @internal
+   * enough, in chunks of at least `minChunk` elements (split.ts's MIN_CHUNK unless given). @internal
    */
-  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void {
-    if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances);
+  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[], minChunk?: number): void {
+    if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances, minChunk);
     else fn.apply(null, args);
   }
 

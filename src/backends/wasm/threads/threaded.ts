@@ -43,12 +43,13 @@ export class Threading {
 
   /**
    * Runs `fn`, the calling thread's export `kernel`, over `args` (layout `advances`, see split.ts)
-   * split over the threads (the caller checked `splits`). Returns the sum of the chunks' results.
+   * split over the threads (the caller checked `splits`), in chunks of at least `minChunk`
+   * elements (split.ts's MIN_CHUNK unless given). Returns the sum of the chunks' results.
    */
-  split(kernel: string, fn: Fn, args: number[], advances: readonly number[]): number {
+  split(kernel: string, fn: Fn, args: number[], advances: readonly number[], minChunk?: number): number {
     const job = this.pool.job(kernel);
     if (job < 0) return fn.apply(null, args);
-    return this.pool.run(job, fn, args, advances);
+    return this.pool.run(job, fn, args, advances, minChunk);
   }
 
   /**

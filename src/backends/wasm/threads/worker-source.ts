@@ -41,7 +41,10 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
     MAX_ARGS = 32,
     N_ARGUMENT = -1,
     PARAM_POINTER = -2,
+    PER_THREAD_BELOW = -16,
     SPINS = 4000;
+  // This thread's scratch (split.ts's perThread): the calling thread is 0.
+  const thread = start.index + 1;
   let kernels: ((...args: number[]) => number)[];
   try {
     const instance = await WebAssembly.instantiate(start.module, { env: { memory: start.memory } });
@@ -96,6 +99,7 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
         const advance = advances[i]!;
         if (advance === N_ARGUMENT) list[i] = Math.min(chunk, n - first);
         else if (advance === PARAM_POINTER) list[i] = a + first * 4 * args[i + 1]!;
+        else if (advance <= PER_THREAD_BELOW) list[i] = a - thread * advance;
         else list[i] = advance === 0 || a === 0 ? a : a + first * advance;
       }
       try {
