@@ -156,7 +156,14 @@ export class WasmSolver extends SolverBase {
    * (threads/split.ts): split over the threads when the solver has them and the call is large
    * enough, in chunks of at least `minChunk` elements (split.ts's MIN_CHUNK unless given). @internal
    */
-  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[], minChunk?: number): void {
+  callKernel(
+    name: string,
+    fn: (...args: number[]) => unknown,
+    args: number[],
+    n: number,
+    advances: readonly number[],
+    minChunk?: number,
+  ): void {
     if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances, minChunk);
     else fn.apply(null, args);
   }
