@@ -11,15 +11,24 @@
 //                                                on the same arrays (float64 maths, float32 out)
 //   read bones floor                             only reading every bone's position, quaternion and
 //                                                scale into an array: what any batch must do first
+// The SkeletonBatch and ForwardKinematics rows run on every backend and on 'simd×2', a solver of
+// this suite on 2 threads (issue 20: the kernel split by whole characters).
 // Targets (issue 19): SkeletonBatch ≥ 8× three with the objects source, ≥ 20× with the group
-// source; ForwardKinematics ≥ the plain-JS loop.
+// source (checked on one thread and on 2); ForwardKinematics ≥ the plain-JS loop.
 import { readFileSync } from 'node:fs';
 import { Scene } from 'three';
-import { ForwardKinematics } from '../../dist/index.js';
+import { createSolver, ForwardKinematics } from '../../dist/index.js';
 import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js';
 import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
 
 const SIZES = [1000];
+const THREADED = 'simd×2';
+const ALL = ['simd', 'wasm', 'js', THREADED];
+
+/** The suite's solver on 2 threads (its workers park between calls). */
+const threaded = await createSolver({ threads: 2, onFallback: 'silent' });
+/** The solver of a row: the run's solver of its backend, or the threaded one. */
+const solverOf = (solver, backend) => (backend === THREADED ? threaded : solver);
 const BVH = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
 
 /** A posed crowd in a scene. */
@@ -133,9 +142,9 @@ function task(kernel, n, backends, make) {
     n,
     backends,
     budget: { reps: 1, time: 1500, warmup: 300, minIterations: 20 },
-    setup(solver) {
+    setup(solver, backend) {
       const c = crowd(n);
-      const { call, dispose = () => {} } = make(c, solver);
+      const { call, dispose = () => {} } = make(c, solverOf(solver, backend));
       return { call, reset: () => {}, bounded: () => true, dispose };
     },
   };
@@ -152,11 +161,11 @@ export default {
           for (const mesh of c.meshes) mesh.skeleton.update();
         },
       })),
-      task('SkeletonBatch.update, objects', n, ['simd', 'wasm', 'js'], (c, solver) => {
+      task('SkeletonBatch.update, objects', n, ALL, (c, solver) => {
         const batch = new SkeletonBatch(solver, c.meshes);
         return { call: () => batch.update(), dispose: () => batch.dispose() };
       }),
-      task('SkeletonBatch.update, group', n, ['simd', 'wasm', 'js'], (c, solver) => {
+      task('SkeletonBatch.update, group', n, ALL, (c, solver) => {
         const group = new InertializedMixerGroup(
           solver,
           c.characters.map((ch) => ch.mixer),
@@ -171,7 +180,7 @@ export default {
           },
         };
       }),
-      task('ForwardKinematics.update', n, ['simd', 'wasm', 'js'], (c, solver) => {
+      task('ForwardKinematics.update', n, ALL, (c, solver) => {
         const a = arraysOf(c);
         const fk = new ForwardKinematics(solver, {
           count: n,
@@ -227,17 +236,19 @@ export default {
       if (!three) continue;
       const ms = (r) => (r.nsPerElementP50 * n) / 1e6;
       lines.push(`${n} characters × 25 bones: three ${t.fmt(ms(three))} ms a frame`);
+      if (threaded.threads !== 2) lines.push(`the ${THREADED} rows ran on ${threaded.threads} thread: ${threaded.threadsReason}`);
       for (const [kernel, min] of [
         ['SkeletonBatch.update, objects', 8],
         ['SkeletonBatch.update, group', 20],
       ]) {
-        for (const backend of ['simd', 'wasm', 'js']) {
+        for (const backend of ALL) {
           const ours = row(kernel, backend);
           if (!ours) continue;
           const value = three.nsPerElementP50 / ours.nsPerElementP50;
-          if (backend === 'simd')
+          const threads = backend === THREADED ? ' on 2 threads' : '';
+          if (backend === 'simd' || backend === THREADED)
             t.check({
-              name: `${n} characters: ${kernel} ≥ ${min}× three's updateMatrixWorld + skeleton.update (medians)`,
+              name: `${n} characters: ${kernel}${threads} ≥ ${min}× three's updateMatrixWorld + skeleton.update (medians)`,
               value,
               min,
               unit: '×',
@@ -247,6 +258,8 @@ export default {
         }
       }
       const fk = row('ForwardKinematics.update');
+      const fk2 = row('ForwardKinematics.update', THREADED);
+      if (fk && fk2) lines.push(`ForwardKinematics.update on 2 threads: ${t.fmt(ms(fk2))} ms (${t.fmt(fk.nsPerElementP50 / fk2.nsPerElementP50)}× one thread)`);
       if (fk && plain) {
         const value = plain.nsPerElementP50 / fk.nsPerElementP50;
         t.check({

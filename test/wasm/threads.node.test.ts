@@ -170,12 +170,13 @@ describe('threads: 2, Inertializer and prepared calls', () => {
   }
 
   it('ForwardKinematics, split by characters (each thread with its own scratch): the same bits', () => {
-    // 77 characters: chunks of 16, the last one odd (a character alone, not in a pair of lanes)
+    // 1,001 characters of 25 bones: chunks long enough that the threads run theirs at the same time (a shared
+    // scratch would mix their parents' matrices), the last character alone, not in a pair of lanes
     const run = (solver: Solver) => {
       const fk = new ForwardKinematics(solver, {
-        count: 77,
-        parents: [-1, 0, 1, 1, 3, -1],
-        inverseBindMatrices: Array.from({ length: 96 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7))),
+        count: 1001,
+        parents: Array.from({ length: 25 }, (_, k) => (k % 12 === 0 ? -1 : k - 1 - (k % 3 === 2 ? 1 : 0))),
+        inverseBindMatrices: Array.from({ length: 16 * 25 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7))),
         scales: true,
       });
       fk.positions.forEach((_, i) => (fk.positions[i] = Math.sin(i)));
