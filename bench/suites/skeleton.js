@@ -259,7 +259,10 @@ export default {
       }
       const fk = row('ForwardKinematics.update');
       const fk2 = row('ForwardKinematics.update', THREADED);
-      if (fk && fk2) lines.push(`ForwardKinematics.update on 2 threads: ${t.fmt(ms(fk2))} ms (${t.fmt(fk.nsPerElementP50 / fk2.nsPerElementP50)}× one thread)`);
+      if (fk && fk2)
+        lines.push(
+          `ForwardKinematics.update on 2 threads: ${t.fmt(ms(fk2))} ms (${t.fmt(fk.nsPerElementP50 / fk2.nsPerElementP50)}× one thread)`,
+        );
       if (fk && plain) {
         const value = plain.nsPerElementP50 / fk.nsPerElementP50;
         t.check({
