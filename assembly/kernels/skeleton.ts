@@ -17,6 +17,14 @@
 // (skin 0 = none), both float32. scratch holds (bones + 3) · 48 floats: the parents' world
 // matrices of the characters being computed.
 //
+// The root matrix of character c is roots (its top object's matrixWorld, 16 f64 at roots + 128·c
+// bytes), then `levels` objects below it (the objects the root bones hang from, as
+// Object3D.updateWorldMatrix computes them): level l of character c is 10 f64 at chain +
+// 80·(c·levels + l) bytes, position, quaternion (x, y, z, w), scale, level 0 the outermost. When
+// `parentless`, there is no top object: the first matrix of the chain (level 0, or the root bones
+// when levels is 0) is its own world matrix (three's matrixWorld.copy(matrix), which keeps the
+// sign of a −0 that identity · matrix would not).
+//
 // Float64 arithmetic, as three's: in float32, a centimetre-scale rig lost 1.6e-5 of its skinning
 // translations to cancellation (world · inverse bind), see docs/DECISIONS.md. SIMD: two
 // characters at a time, one f64x2 lane each, bone by bone (one f64x2 per matrix entry); the last
@@ -29,17 +37,26 @@ export function forwardKinematics(
   parents: usize, slots: usize, targets: usize,
   positions: usize, rotations: usize, scales: usize, sourceStride: i32, sourceF64: bool,
   restPositions: usize, restRotations: usize, restScales: usize,
-  roots: usize, inverseBind: usize,
+  roots: usize, chain: usize, levels: i32, parentless: bool, inverseBind: usize,
   world: usize, worldStride: i32, skin: usize, skinStride: i32,
   scratch: usize, count: i32, bones: i32,
 ): void {
+  // the parent slot of the root bones: slot 0 (the root matrix), or none (0: copy)
+  const rootSlot: usize = parentless && levels == 0 ? 0 : scratch;
+  const spare = scratch + <usize>(bones + 2) * SLOT;
   let c = 0;
   if (ASC_FEATURE_SIMD) {
     for (; c + 2 <= count; c += 2) {
-      loadRootsX2(scratch, roots + (<usize>c << 7));
+      if (!parentless) loadRootsX2(scratch, roots + (<usize>c << 7));
+      for (let l = 0; l < levels; l++) {
+        const a = chain + (<usize>c * <usize>levels + <usize>l) * 80;
+        levelX2(parentless && l == 0 ? 0 : scratch, spare, a, a + <usize>levels * 80);
+        memory.copy(scratch, spare, SLOT);
+      }
       for (let k = 0; k < bones; k++) {
         const slot = load<i32>(slots + (<usize>k << 2));
-        const P = scratch + <usize>(load<i32>(parents + (<usize>k << 2)) + 1) * SLOT;
+        const parent = load<i32>(parents + (<usize>k << 2));
+        const P = parent < 0 ? rootSlot : scratch + <usize>(parent + 1) * SLOT;
         const at = scratch + <usize>(k + 1) * SLOT;
         if (slot >= 0) {
           const e = <usize>c * <usize>sourceStride + <usize>slot, s = <usize>sourceStride;
@@ -59,8 +76,14 @@ export function forwardKinematics(
     }
   }
   for (; c < count; c++) {
-    loadMatrix(scratch, roots + (<usize>c << 7));
     const local = scratch + <usize>(bones + 1) * SLOT, product = local + SLOT;
+    if (!parentless) loadMatrix(scratch, roots + (<usize>c << 7));
+    for (let l = 0; l < levels; l++) {
+      const a = chain + (<usize>c * <usize>levels + <usize>l) * 80;
+      compose(local, a, a + 24, true, a + 56, true);
+      worldOf(parentless && l == 0 ? 0 : scratch, local, product);
+      memory.copy(scratch, product, 96);
+    }
     for (let k = 0; k < bones; k++) {
       const slot = load<i32>(slots + (<usize>k << 2));
       if (slot >= 0) {
@@ -72,7 +95,7 @@ export function forwardKinematics(
       }
       const parent = load<i32>(parents + (<usize>k << 2));
       const at = scratch + <usize>(k + 1) * SLOT;
-      mulAffine(scratch + <usize>(parent + 1) * SLOT, local, at);
+      worldOf(parent < 0 ? rootSlot : scratch + <usize>(parent + 1) * SLOT, local, at);
       const target = <usize>load<i32>(targets + (<usize>k << 2)) << 6;
       if (world != 0) storeMatrix(at, world + (<usize>c * <usize>worldStride << 2) + target, 0);
       if (skin != 0) {
@@ -138,6 +161,12 @@ function lastRow(B: usize, j: usize): f32 {
   return <f32>(zero * load<f64>(c) + zero * load<f64>(c, 8) + zero * load<f64>(c, 16) + load<f64>(c, 24));
 }
 
+/** Rows 0…2 of slot out = the world matrix of local matrix b under parent slot P: P · b, or b itself when P is 0 (no parent). */
+function worldOf(P: usize, b: usize, out: usize): void {
+  if (P == 0) memory.copy(out, b, 96);
+  else mulAffine(P, b, out);
+}
+
 /**
  * Rows 0…2 of slot out = a · b, a affine (last row 0 0 0 1), b any (its last row at 12…15): as
  * three's multiplyMatrices, column j, row r = a0r·bj0 + a1r·bj1 + a2r·bj2 + a3r·bj3, left to right.
@@ -194,11 +223,17 @@ function storeMatricesX2(m: usize, p: usize, stride: usize, row3: usize): void {
 // @ts-ignore: decorator
 @lazy let gw: v128 = f64x2.splat(0);
 
-/** Values i … i + width − 1 (width 3 or 4) of source elements e0 and e1 of p (float64 when f64, else float32) into gx, gy, gz (, gw). */
+/** Values 0 … width − 1 (width 3 or 4) of source elements e0 and e1 of p (float64 when f64, else float32) into gx, gy, gz (, gw). */
 // @ts-ignore: decorator
 @inline function gatherX2(p: usize, e0: usize, e1: usize, width: usize, f64: bool): void {
+  const shift: usize = f64 ? 3 : 2;
+  loadX2(p + ((e0 * width) << shift), p + ((e1 * width) << shift), width, f64);
+}
+
+/** `width` (3 or 4) consecutive values at a (lane 0) and at b (lane 1), float64 when f64, else float32, into gx, gy, gz (, gw). */
+// @ts-ignore: decorator
+@inline function loadX2(a: usize, b: usize, width: usize, f64: bool): void {
   if (f64) {
-    const a = p + ((e0 * width) << 3), b = p + ((e1 * width) << 3);
     const xy0 = v128.load(a), xy1 = v128.load(b);
     gx = i64x2.shuffle(xy0, xy1, 0, 2);
     gy = i64x2.shuffle(xy0, xy1, 1, 3);
@@ -210,7 +245,6 @@ function storeMatricesX2(m: usize, p: usize, stride: usize, row3: usize): void {
       gz = v128.load64_lane(b + 16, v128.load64_zero(a + 16), 1);
     }
   } else {
-    const a = p + ((e0 * width) << 2), b = p + ((e1 * width) << 2);
     const v0 = width == 4 ? v128.load(a) : v128.load32_lane(a + 8, v128.load64_zero(a), 2);
     const v1 = width == 4 ? v128.load(b) : v128.load32_lane(b + 8, v128.load64_zero(b), 2);
     const lo = i32x4.shuffle(v0, v1, 0, 4, 1, 5), hi = i32x4.shuffle(v0, v1, 2, 6, 3, 7);
@@ -219,6 +253,16 @@ function storeMatricesX2(m: usize, p: usize, stride: usize, row3: usize): void {
     gz = f64x2.promote_low_f32x4(hi);
     gw = f64x2.promote_low_f32x4(i32x4.shuffle(hi, hi, 2, 3, 0, 1));
   }
+}
+
+/** Slot at = parent slot P (0: none) · compose(t, q, s) of one level of the root chain of two characters, its 10 f64 (t, q, s) at a and at b. */
+function levelX2(P: usize, at: usize, a: usize, b: usize): void {
+  loadX2(a + 24, b + 24, 4, true);
+  const qx = gx, qy = gy, qz = gz, qw = gw;
+  loadX2(a + 56, b + 56, 3, true);
+  const sx = gx, sy = gy, sz = gz;
+  loadX2(a, b, 3, true);
+  composeMulX2(P, at, gx, gy, gz, qx, qy, qz, qw, sx, sy, sz);
 }
 
 /** World matrices (slot at) = parent slot P · compose(t, q, s) of the characters whose transforms are source elements e0 and e1. */
@@ -246,7 +290,7 @@ function restX2(P: usize, at: usize, t: usize, q: usize, s: usize): void {
   );
 }
 
-/** Slot at = slot P · (T·R·S), as three's Matrix4.compose then multiplyMatrices, per lane. */
+/** Slot at = slot P · (T·R·S), as three's Matrix4.compose then multiplyMatrices, per lane; P 0 (no parent): T·R·S itself. */
 // @ts-ignore: decorator
 @inline function composeMulX2(
   P: usize, at: usize, tx: v128, ty: v128, tz: v128, x: v128, y: v128, z: v128, w: v128, sx: v128, sy: v128, sz: v128,
@@ -256,12 +300,19 @@ function restX2(P: usize, at: usize, t: usize, q: usize, s: usize): void {
   const xx = f64x2.mul(x, x2), xy = f64x2.mul(x, y2), xz = f64x2.mul(x, z2);
   const yy = f64x2.mul(y, y2), yz = f64x2.mul(y, z2), zz = f64x2.mul(z, z2);
   const wx = f64x2.mul(w, x2), wy = f64x2.mul(w, y2), wz = f64x2.mul(w, z2);
+  const b00 = f64x2.mul(f64x2.sub(one, f64x2.add(yy, zz)), sx), b01 = f64x2.mul(f64x2.add(xy, wz), sx), b02 = f64x2.mul(f64x2.sub(xz, wy), sx);
+  const b10 = f64x2.mul(f64x2.sub(xy, wz), sy), b11 = f64x2.mul(f64x2.sub(one, f64x2.add(xx, zz)), sy), b12 = f64x2.mul(f64x2.add(yz, wx), sy);
+  const b20 = f64x2.mul(f64x2.add(xz, wy), sz), b21 = f64x2.mul(f64x2.sub(yz, wx), sz), b22 = f64x2.mul(f64x2.sub(one, f64x2.add(xx, yy)), sz);
+  if (P == 0) {
+    // column j at j·48 bytes, row r at r·16
+    v128.store(at, b00); v128.store(at, b01, 16); v128.store(at, b02, 32);
+    v128.store(at, b10, 48); v128.store(at, b11, 64); v128.store(at, b12, 80);
+    v128.store(at, b20, 96); v128.store(at, b21, 112); v128.store(at, b22, 128);
+    v128.store(at, tx, 144); v128.store(at, ty, 160); v128.store(at, tz, 176);
+    return;
+  }
   mulAffineX2(
-    P, at,
-    f64x2.mul(f64x2.sub(one, f64x2.add(yy, zz)), sx), f64x2.mul(f64x2.add(xy, wz), sx), f64x2.mul(f64x2.sub(xz, wy), sx),
-    f64x2.mul(f64x2.sub(xy, wz), sy), f64x2.mul(f64x2.sub(one, f64x2.add(xx, zz)), sy), f64x2.mul(f64x2.add(yz, wx), sy),
-    f64x2.mul(f64x2.add(xz, wy), sz), f64x2.mul(f64x2.sub(yz, wx), sz), f64x2.mul(f64x2.sub(one, f64x2.add(xx, yy)), sz),
-    tx, ty, tz,
+    P, at, b00, b01, b02, b10, b11, b12, b20, b21, b22, tx, ty, tz,
     f64x2.splat(0), f64x2.splat(0), f64x2.splat(0), one, // compose's last row
   );
 }

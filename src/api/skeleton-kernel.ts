@@ -30,7 +30,9 @@ function scratchLength(bones: number): number {
 const MIN_CHUNK = 16;
 
 /**
- * The forward kinematics of the first `count` characters: (count) => void. The kernel's scratch
+ * The forward kinematics of the first `count` characters: (count) => void. The root chain
+ * (a.chain, a.levels, a.parentless) is read at each call: SkeletonBatch lays it out again when the
+ * scene graph above its meshes changes. The kernel's scratch
  * (one per thread: the parents' matrices of the characters a thread computes) comes from `alloc`.
  * On a threaded solver, a call of at least the kernel's split minimum (threads/thresholds.ts) is split by whole characters,
  * in chunks of whole 16-character blocks: each character's matrices are computed by the same
@@ -64,6 +66,9 @@ export function forwardKinematicsCall(
     [at(a.restRotations), 0],
     [at(a.restScales), 0],
     [at(a.roots), 128],
+    [0, 0], // the root chain (set at each call): chain, bytes a character (10 f64 a level), levels, parentless
+    [0, 0],
+    [0, 0],
     [at(a.inverseBind), 0],
     [at(a.world), 4 * a.worldStride],
     [a.worldStride, 0],
@@ -76,14 +81,22 @@ export function forwardKinematicsCall(
   const args = layout.map(([value]) => value);
   const advances = layout.map(([, advance]) => advance);
   const n = args.length - 2;
+  const CHAIN = 12; // the chain's pointer, then levels and parentless
+  const prepare = (count: number): void => {
+    args[n] = count;
+    args[CHAIN] = at(a.chain);
+    args[CHAIN + 1] = a.levels;
+    args[CHAIN + 2] = a.parentless ? 1 : 0;
+    advances[CHAIN] = 80 * a.levels;
+  };
   if (solver.threads === 1) {
     return (count) => {
-      args[n] = count;
+      prepare(count);
       kernel.apply(null, args);
     };
   }
   return (count) => {
-    args[n] = count;
+    prepare(count);
     wasm.callKernel('forwardKinematics', kernel, args, count, advances, MIN_CHUNK);
   };
 }

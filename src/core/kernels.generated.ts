@@ -675,6 +675,9 @@ declare namespace __AdaptedExports {
    * @param restRotations `usize`
    * @param restScales `usize`
    * @param roots `usize`
+   * @param chain `usize`
+   * @param levels `i32`
+   * @param parentless `bool`
    * @param inverseBind `usize`
    * @param world `usize`
    * @param worldStride `i32`
@@ -684,7 +687,7 @@ declare namespace __AdaptedExports {
    * @param count `i32`
    * @param bones `i32`
    */
-  export function forwardKinematics(parents: number, slots: number, targets: number, positions: number, rotations: number, scales: number, sourceStride: number, sourceF64: boolean, restPositions: number, restRotations: number, restScales: number, roots: number, inverseBind: number, world: number, worldStride: number, skin: number, skinStride: number, scratch: number, count: number, bones: number): void;
+  export function forwardKinematics(parents: number, slots: number, targets: number, positions: number, rotations: number, scales: number, sourceStride: number, sourceF64: boolean, restPositions: number, restRotations: number, restScales: number, roots: number, chain: number, levels: number, parentless: boolean, inverseBind: number, world: number, worldStride: number, skin: number, skinStride: number, scratch: number, count: number, bones: number): void;
   /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`

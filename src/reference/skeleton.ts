@@ -18,6 +18,12 @@ import type { FloatArray } from './float-array.js';
  * restScales). The rest transforms, the roots and the inverse bind matrices are float64. Its world matrix goes to
  * world[c·worldStride + 16·targets[k] …] and its skinning matrix (world · inverseBind[k]) to
  * skin[c·skinStride + 16·targets[k] …]; world or skin null: not written.
+ *
+ * The root matrix of character c is roots[16·c …] (the matrixWorld of the object above the chain),
+ * then each of `levels` objects of the chain below it, as Object3D.updateWorldMatrix computes them:
+ * level l of character c is chain[10·(c·levels + l) …], position, quaternion, scale, level 0 the
+ * outermost. `parentless`: no object above the chain; the first matrix of the chain (level 0, or
+ * the root bones' when levels is 0) is its own world matrix (three's matrixWorld.copy(matrix)).
  */
 /** @group Skeletons */
 export interface SkeletonArrays {
@@ -32,6 +38,9 @@ export interface SkeletonArrays {
   restRotations: Float64Array;
   restScales: Float64Array;
   roots: Float64Array;
+  chain: Float64Array | null;
+  levels: number;
+  parentless: boolean;
   inverseBind: Float64Array | null;
   world: FloatArray | null;
   worldStride: number;
@@ -78,13 +87,13 @@ function compose(te: Float64Array, t: FloatArray, ti: number, q: FloatArray, qi:
   te[15] = 1;
 }
 
-/** out[o …] = a[ai …] · b[bi …], 4×4 column-major (three's multiplyMatrices). */
+/** out[o …] = a[ai …] · b[bi …], 4×4 column-major (three's multiplyMatrices: four products, added left to right). */
 function multiply(out: Float64Array | FloatArray, o: number, a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number): void {
   for (let col = 0; col < 4; col++) {
+    const j = bi + col * 4;
     for (let row = 0; row < 4; row++) {
-      let sum = 0;
-      for (let k = 0; k < 4; k++) sum += a[ai + k * 4 + row]! * b[bi + col * 4 + k]!;
-      out[o + col * 4 + row] = sum;
+      const i = ai + row;
+      out[o + col * 4 + row] = a[i]! * b[j]! + a[i + 4]! * b[j + 1]! + a[i + 8]! * b[j + 2]! + a[i + 12]! * b[j + 3]!;
     }
   }
 }
@@ -101,7 +110,8 @@ function multiply(out: Float64Array | FloatArray, o: number, a: ArrayLike<number
  *     parents: Int32Array.of(-1), slots: Int32Array.of(0), targets: Int32Array.of(0),
  *     positions: Float32Array.of(1, 2, 3), rotations: Float32Array.of(0, 0, 0, 1), scales: null, sourceStride: 1,
  *     restPositions: new Float64Array(3), restRotations: new Float64Array(4), restScales: Float64Array.of(1, 1, 1),
- *     roots: identity, inverseBind: null, world, worldStride: 16, skin: null, skinStride: 16,
+ *     roots: identity, chain: null, levels: 0, parentless: false,
+ *     inverseBind: null, world, worldStride: 16, skin: null, skinStride: 16,
  *   },
  *   1, // one character
  *   1, // of one bone
@@ -116,7 +126,17 @@ export function forwardKinematics(a: SkeletonArrays, count: number, bones: numbe
   const root = new Float64Array(16);
   const skin = new Float64Array(16);
   for (let c = 0; c < count; c++) {
-    root.set(a.roots.subarray(16 * c, 16 * c + 16));
+    // the root matrix: the top's matrixWorld, then each level of the chain (none: parentless, no chain)
+    let hasRoot = !a.parentless;
+    if (hasRoot) root.set(a.roots.subarray(16 * c, 16 * c + 16));
+    for (let l = 0; l < a.levels; l++) {
+      const o = 10 * (c * a.levels + l);
+      const chain = a.chain!;
+      compose(local, chain, o, chain, o + 3, chain, o + 7);
+      if (hasRoot) multiply(skin, 0, root, 0, local, 0); // (skin: a spare matrix here)
+      root.set(hasRoot ? skin : local);
+      hasRoot = true;
+    }
     for (let k = 0; k < bones; k++) {
       const slot = a.slots[k]!;
       const e = c * a.sourceStride + slot;
@@ -125,8 +145,9 @@ export function forwardKinematics(a: SkeletonArrays, count: number, bones: numbe
       if (slot >= 0) compose(local, a.positions, 3 * e, a.rotations, 4 * e, scales, si);
       else compose(local, a.restPositions, 3 * k, a.restRotations, 4 * k, a.restScales, 3 * k);
       const parent = a.parents[k]!;
-      if (parent < 0) multiply(world, 16 * k, root, 0, local, 0);
-      else multiply(world, 16 * k, world, 16 * parent, local, 0);
+      if (parent >= 0) multiply(world, 16 * k, world, 16 * parent, local, 0);
+      else if (hasRoot) multiply(world, 16 * k, root, 0, local, 0);
+      else world.set(local, 16 * k);
       const target = 16 * a.targets[k]!;
       if (a.world) a.world.set(world.subarray(16 * k, 16 * k + 16), c * a.worldStride + target);
       if (a.skin && a.inverseBind) {

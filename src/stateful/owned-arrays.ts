@@ -16,6 +16,14 @@ export class OwnedArrays {
     return array;
   }
 
+  /** Frees one of the arrays before the others (an array laid out again). */
+  free(array: Float32Array): void {
+    const i = this.arrays.indexOf(array);
+    if (i < 0) throw new Error('internal: freeing an array not owned');
+    this.arrays.splice(i, 1);
+    this.solver.free(array);
+  }
+
   /** The arrays allocated so far, in order. */
   get all(): readonly Float32Array[] {
     return this.arrays;

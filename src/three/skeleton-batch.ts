@@ -14,6 +14,8 @@ import { SolverBase, type Solver } from '../api/solver.js';
 import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
+import type { SkeletonArrays } from '../reference/skeleton.js';
+import { RootChains } from './root-chains.js';
 import { InertializedMixerGroup } from './inertialized-mixer.js';
 
 /**
@@ -75,13 +77,14 @@ export class SkeletonBatch {
   private readonly owned: OwnedArrays;
   /** Per mesh, the bones in processing order (parents first). */
   private readonly ordered: Bone[][];
-  /** The object whose matrixWorld is the parent of the root bones, per mesh (null: identity). */
-  private readonly rootParents: (Object3D | null)[];
   private readonly group: InertializedMixerGroup | null;
   /** Every bone's position, quaternion and scale, read each update into `gathered` (objects source only). */
   private readonly transforms: { positions: Vector3[]; quaternions: Quaternion[]; scales: Vector3[] };
   private readonly gathered: { positions: Float64Array; rotations: Float64Array; scales: Float64Array } | null = null;
-  private readonly roots: Float64Array;
+  /** The matrices the root bones hang from. */
+  private readonly chains: RootChains;
+  /** The kernel's arrays (their root-chain fields rewritten by chains.read). */
+  private readonly arrays: SkeletonArrays;
   private readonly world: Float32Array | null;
   private readonly run: (count: number) => void;
   private readonly attached: Attached[] = [];
@@ -134,7 +137,6 @@ export class SkeletonBatch {
     this.bones = layout.order.length;
     this.solver = solver;
     this.ordered = meshes.map((mesh) => layout.order.map((i) => mesh.skeleton.bones[i]!));
-    this.rootParents = layout.rootParents;
     const all = this.ordered.flat();
     this.transforms = { positions: all.map((b) => b.position), quaternions: all.map((b) => b.quaternion), scales: all.map((b) => b.scale) };
     this.group = source instanceof InertializedMixerGroup ? source : null;
@@ -170,31 +172,29 @@ export class SkeletonBatch {
         stride = bones;
         slots = layout.order.map((_, k) => k);
       }
-      this.roots = float64Array(alloc, 16 * count);
-      for (let m = 0; m < count; m++) for (let i = 0; i < 16; i += 5) this.roots[16 * m + i] = 1;
+      this.chains = new RootChains(solver, this.owned, layout.rootParents, (m) => `meshes[${m}]`);
       this.world = boneWorld ? alloc(16 * bones * count) : null;
       const skin = alloc(skinStride * count);
-      this.run = forwardKinematicsCall(
-        solver,
-        {
-          parents: ints(layout.parents),
-          slots: ints(slots),
-          targets: ints(layout.order),
-          positions,
-          rotations,
-          scales,
-          sourceStride: stride,
-          ...rest,
-          roots: this.roots,
-          inverseBind: layout.inverseBind(alloc),
-          world: this.world,
-          worldStride: 16 * bones,
-          skin,
-          skinStride,
-        },
-        bones,
-        alloc,
-      );
+      this.arrays = {
+        parents: ints(layout.parents),
+        slots: ints(slots),
+        targets: ints(layout.order),
+        positions,
+        rotations,
+        scales,
+        sourceStride: stride,
+        ...rest,
+        roots: this.chains.roots,
+        chain: null,
+        levels: 0,
+        parentless: false,
+        inverseBind: layout.inverseBind(alloc),
+        world: this.world,
+        worldStride: 16 * bones,
+        skin,
+        skinStride,
+      };
+      this.run = forwardKinematicsCall(solver, this.arrays, bones, alloc);
       meshes.forEach((mesh, m) => this.attach(mesh, skin.subarray(m * skinStride, (m + 1) * skinStride), side));
     } catch (error) {
       this.detach();
@@ -225,7 +225,7 @@ export class SkeletonBatch {
     this.checkUsable(method);
     this.group?.checkUsable(`${method}: options.source`);
     if (this.gathered) this.gather(method, this.gathered);
-    this.readRoots(method);
+    this.chains.read(method, this.arrays);
     this.run(this.meshes.length);
     for (const { skeleton } of this.attached) if (skeleton.boneTexture) skeleton.boneTexture.needsUpdate = true;
     if (this.world) this.writeBoneWorld(this.world);
@@ -359,28 +359,6 @@ export class SkeletonBatch {
       const m = Math.floor(element / this.bones);
       const bone = this.ordered[m]![element % this.bones]!;
       throw new RangeError(`${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has ${name} ${array[bad]}; it must be finite`);
-    }
-  }
-
-  /** Each mesh's root parent's matrixWorld, brought up to date, into the roots: finite and affine, or a RangeError naming the mesh. */
-  private readRoots(method: string): void {
-    const roots = this.roots;
-    this.rootParents.forEach((parent, m) => {
-      if (parent === null) return; // the identity written at construction
-      parent.updateWorldMatrix(true, false);
-      roots.set(parent.matrixWorld.elements, 16 * m);
-    });
-    const bad = firstNonFinite(this.solver, roots);
-    let m = bad >= 0 ? Math.floor(bad / 16) : -1;
-    for (let i = 0; i < this.meshes.length && m < 0; i++) {
-      const r = 16 * i;
-      if (roots[r + 3] !== 0 || roots[r + 7] !== 0 || roots[r + 11] !== 0 || roots[r + 15] !== 1) m = i;
-    }
-    if (m >= 0) {
-      throw new RangeError(
-        `${method}: meshes[${m}]'s root bones hang from ${JSON.stringify(this.rootParents[m]?.name ?? '')}, ` +
-          `whose matrixWorld (${Array.from(roots.subarray(16 * m, 16 * m + 16)).join(' ')}) is not finite and affine (last row 0 0 0 1)`,
-      );
     }
   }
 

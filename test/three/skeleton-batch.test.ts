@@ -9,7 +9,7 @@
  * 1e-5·max(1, |value|).)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Group, Scene, type Bone, type SkinnedMesh } from 'three';
+import { Group, Scene, Vector3, type Bone, type SkinnedMesh } from 'three';
 import { createSolver, type Solver } from '../../dist/index.js';
 import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js';
 import { BACKENDS, useSolvers } from '../helpers/backends.js';
@@ -231,6 +231,98 @@ describe.each(SOLVERS)('SkeletonBatch on %s', (backend) => {
     again.dispose();
   });
 
+  describe('the objects above the bones (each mesh and its own groups: the root chain)', () => {
+    /**
+     * Twin crowds of 24, the change made to both, then every frame compared with three's; ours then
+     * has the renderer's scene.updateMatrixWorld() too, as in an app (a matrixWorld three stops
+     * updating keeps the value of the last render).
+     */
+    function compareThrough(frames: number, change: (c: Crowd, f: number) => void, options = {}): void {
+      const ours = crowd(24, 5),
+        theirs = crowd(24, 5);
+      const batch = new SkeletonBatch(solvers[backend], meshesOf(ours), options);
+      try {
+        for (let f = 0; f < frames; f++) {
+          for (const c of [ours, theirs]) {
+            advance(c, f);
+            change(c, f);
+          }
+          batch.update();
+          expect(firstDifference(meshesOf(ours), threeBoneMatrices(theirs)), `frame ${f}`).toBeNull();
+          ours.scene.updateMatrixWorld();
+        }
+      } finally {
+        batch.dispose();
+      }
+    }
+
+    it('characters moved to another parent, or given another depth, between updates', () => {
+      compareThrough(5, (c, f) => {
+        const { group } = c.characters[f]!;
+        if (f === 1) c.scene.add(group); // out of the world group: its chain now reaches the scene
+        if (f === 2) {
+          const extra = new Group(); // one more level above one character only
+          extra.position.set(5, 0, 1);
+          c.world.add(extra);
+          extra.add(c.characters[0]!.group);
+        }
+        if (f === 3) c.characters[5]!.group.add(c.characters[6]!.group); // a character under another's group
+        if (f === 4) {
+          const other = new Group(); // a mesh moved to a new group of its own, under the same world group
+          other.rotation.x = 0.2;
+          c.world.add(other);
+          other.add(c.characters[10]!.mesh);
+        }
+      });
+    });
+
+    it('an object whose matrix three does not compose (matrixAutoUpdate false, a pivot, matrixWorldAutoUpdate false)', () => {
+      compareThrough(4, (c, f) => {
+        const [a, b, d] = [c.characters[1]!.group, c.characters[2]!.group, c.characters[3]!.mesh];
+        if (f === 1) {
+          a.matrixAutoUpdate = false;
+          a.matrix.makeRotationZ(0.4).setPosition(10, 20, 30);
+          a.matrixWorldNeedsUpdate = true;
+        }
+        if (f === 2) (b as unknown as { pivot: Vector3 }).pivot = new Vector3(3, -2, 1);
+        if (f === 3) d.matrixWorldAutoUpdate = false;
+      });
+    });
+
+    it('a scene of one level (no world group) and skeletons whose root bones hang from nothing, −0 kept', () => {
+      compareThrough(2, (c, f) => {
+        if (f === 0) for (const { group } of c.characters) c.scene.add(group);
+      });
+      // detached skeletons: the root bone has no parent; three copies its matrix (a −0 stays −0)
+      const ours = crowd(6),
+        theirs = crowd(6);
+      for (const c of [ours, theirs]) {
+        for (const { mesh } of c.characters) {
+          mesh.skeleton.bones[0]!.removeFromParent();
+          mesh.bindMode = 'detached';
+        }
+      }
+      const batch = new SkeletonBatch(solvers[backend], meshesOf(ours), { boneWorldMatrices: true });
+      try {
+        for (const c of [ours, theirs]) {
+          advance(c, 0);
+          for (const { mesh } of c.characters) mesh.skeleton.bones[0]!.position.x = -0;
+        }
+        batch.update();
+        // three's renderer updates no bone outside the scene: the twin's root bones by hand
+        for (const { mesh } of theirs.characters) mesh.skeleton.bones[0]!.updateMatrixWorld(true);
+        expect(firstDifference(meshesOf(ours), threeBoneMatrices(theirs))).toBeNull();
+        ours.characters.forEach(({ mesh }, m) => {
+          const got = mesh.skeleton.bones[0]!.matrixWorld.elements;
+          expect(Object.is(got[12], -0), `mesh ${m}: the root bone's x`).toBe(true);
+          expect(got).toEqual(theirs.characters[m]!.mesh.skeleton.bones[0]!.matrixWorld.elements.map(Math.fround));
+        });
+      } finally {
+        batch.dispose();
+      }
+    });
+  });
+
   describe('bad input: a clear error, nothing written', () => {
     it('meshes whose skeletons differ in layout', () => {
       const c = crowd(3);
@@ -276,8 +368,17 @@ describe.each(SOLVERS)('SkeletonBatch on %s', (backend) => {
         expect(() => batch.update()).toThrow(new RegExp(`meshes\\[4\\]'s bone "${bone.name}" has quaternion NaN`));
         expect(firstDifference(meshesOf(c), before)).toBeNull();
         bone.quaternion.set(0, 0, 0, 1);
+        // the character's own group: a level of its root chain, read by the batch
+        c.characters[2]!.group.name = 'character 2';
         c.characters[2]!.group.position.x = Number.POSITIVE_INFINITY;
-        expect(() => batch.update()).toThrow(/meshes\[2\]'s root bones hang from .* not finite and affine/);
+        expect(() => batch.update()).toThrow(
+          /meshes\[2\]'s bones hang below "character 2", whose position has Infinity; it must be finite/,
+        );
+        expect(firstDifference(meshesOf(c), before)).toBeNull();
+        c.characters[2]!.group.position.x = 0;
+        // the world group every character hangs from: the chains' top, brought up to date by three
+        c.world.scale.y = Number.NaN;
+        expect(() => batch.update()).toThrow(/meshes\[0\]'s root bones hang from .* not finite and affine/);
         expect(firstDifference(meshesOf(c), before)).toBeNull();
       } finally {
         batch.dispose();
