@@ -5,7 +5,8 @@
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
 // bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
-import { createSolver, Inertializer } from '../dist/index.js';
+import { createSolver, Inertializer, springStrided } from '../dist/index.js';
+import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
 const argv = process.argv.slice(2);
@@ -105,6 +106,33 @@ const FAMILIES = [
       inertializer.transition(src, dst);
       const arrays = [src, dst, out].flatMap((p) => Object.values(p));
       return { call: () => inertializer.update(dst, undefined, DT, out), arrays, dispose: () => inertializer.dispose() };
+    },
+  },
+  {
+    family: 'InstancedSprings translations (springInstanceTranslations; elements: instances)',
+    kernel: 'springInstanceTranslations',
+    make(s, n) {
+      const [m, v, g] = [filled(s, 16 * n, -1, 1, 1), filled(s, 3 * n, -1, 1, 2), filled(s, 3 * n, -1, 1, 3)];
+      const translate = instanceTranslations(s, m, v, g, n);
+      return { call: () => translate(0.2, DT), arrays: [m, v, g] };
+    },
+  },
+  {
+    family: 'InstancedSprings matrices from rotations and scales (composeInstanceMatrices; elements: instances)',
+    kernel: 'composeInstanceMatrices',
+    make(s, n) {
+      const [m, q, sc] = [filled(s, 16 * n, -1, 1, 1), filled(s, 4 * n, -0.5, 0.5, 2), filled(s, 3 * n, 0.5, 2, 3)];
+      return { call: instanceComposition(s, m, q, sc, n), arrays: [m, q, sc] };
+    },
+  },
+  {
+    family: 'springStrided, items of 4 every 8 floats, critical (elements: floats; widths other than 3 only)',
+    kernel: 'springStrided',
+    make(s, n) {
+      const count = n / 4;
+      const [x, v, g] = [filled(s, 2 * n, -1, 1, 1), filled(s, n, -1, 1, 2), filled(s, n, -1, 1, 3)];
+      const items = { x: { array: x, stride: 8 }, v: { array: v }, g: { array: g }, width: 4, count };
+      return { call: () => springStrided(s, items, { halflife: 0.2 }, DT), arrays: [x, v, g] };
     },
   },
 ];

@@ -19,6 +19,10 @@ const MEASURED: Record<string, number> = {
   poseInertializeUpdate: 512,
   // ForwardKinematics and SkeletonBatch (elements: characters, about 0.7 µs each at 25 bones)
   forwardKinematics: 64,
+  // spring-solver/three: InstancedSprings (elements: instances), springStrided of widths other than 3 (elements: floats)
+  springInstanceTranslations: 65536,
+  composeInstanceMatrices: 65536,
+  springStrided: 65536,
 };
 
 /** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
