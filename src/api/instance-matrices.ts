@@ -14,7 +14,7 @@ import { springStrided } from '../reference/strided-spring.js';
 import { composeInstanceMatrices } from '../reference/instance-matrix.js';
 import { N_ARGUMENT as N } from '../backends/wasm/threads/split.js';
 
-type Fn = (...args: number[]) => unknown;
+type Fn = (...args: number[]) => number;
 
 // Bytes per instance of each argument (threads/split.ts). A threaded solver splits both kernels by
 // whole 16-instance blocks: each runs groups of 4 instances from its first and a scalar tail, so
@@ -39,12 +39,14 @@ export function instanceTranslations(
   const wasm = solver as unknown as WasmSolver;
   const kernel = wasm.rawKernels.springInstanceTranslations;
   const [pm, pv, pg] = [matrices.byteOffset, v.byteOffset, g.byteOffset];
-  if (solver.threads === 1) return (halflife, dt) => kernel(pm, pv, pg, count, SpringMode.Critical, halflife, 0, dt);
+  // (the count is fixed: a call too small to split calls the export itself, as on one thread)
+  if (!wasm.splits('springInstanceTranslations', count))
+    return (halflife, dt) => kernel(pm, pv, pg, count, SpringMode.Critical, halflife, 0, dt);
   const args = [pm, pv, pg, count, SpringMode.Critical, 0, 0, 0];
   return (halflife, dt) => {
     args[5] = halflife;
     args[7] = dt;
-    wasm.callKernel('springInstanceTranslations', kernel as Fn, args, count, TRANSLATIONS);
+    wasm.threading!.split('springInstanceTranslations', kernel as unknown as Fn, args, TRANSLATIONS);
   };
 }
 
@@ -54,7 +56,7 @@ export function instanceComposition(solver: Solver, matrices: Float32Array, q: F
   const wasm = solver as unknown as WasmSolver;
   const kernel = wasm.rawKernels.composeInstanceMatrices;
   const [pm, pq, ps] = [matrices.byteOffset, q.byteOffset, s.byteOffset];
-  if (solver.threads === 1) return () => kernel(pm, pq, ps, count);
+  if (!wasm.splits('composeInstanceMatrices', count)) return () => kernel(pm, pq, ps, count);
   const args = [pm, pq, ps, count];
-  return () => wasm.callKernel('composeInstanceMatrices', kernel as Fn, args, count, COMPOSITION);
+  return () => wasm.threading!.split('composeInstanceMatrices', kernel as unknown as Fn, args, COMPOSITION);
 }

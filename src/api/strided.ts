@@ -140,9 +140,10 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   // Items of 3 floats run in groups of 4 up to the last item whose 16-byte loads stay inside each
   // operand (the last item never does), so a chunk would send its last group to the scalar loop,
   // with other bits than the SIMD group it is in one call (assembly/kernels/strided-spring.ts).
-  if (solver.threads === 1 || width === 3 || count === 0)
+  // (the count is fixed: a call too small to split calls the export itself; the minimum is in springs, floats)
+  if (width === 3 || !wasm.splits('springStrided', count * width))
     return (mode, p0, p1, dt) => kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt);
-  const fn = kernels.springStrided as unknown as (...args: number[]) => unknown;
+  const fn = kernels.springStrided as unknown as (...args: number[]) => number;
   const args = [px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, 0, 0, 0, 0];
   // (bytes an item of each argument: threads/split.ts; pointers 0, no goal, stay 0)
   const advances = [4 * x.stride, 0, 4 * v.stride, 0, 4 * gs, 0, 4 * qs, 0, N_ARGUMENT, 0, 0, 0, 0, 0];
@@ -151,8 +152,7 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
     args[11] = p0;
     args[12] = p1;
     args[13] = dt;
-    // the split minimum is in springs (floats): an item costs its width
-    wasm.callKernel('springStrided', fn, args, count * width, advances);
+    wasm.threading!.split('springStrided', fn, args, advances);
   };
 }
 

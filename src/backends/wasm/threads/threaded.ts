@@ -62,8 +62,8 @@ export class Threading {
 
   /**
    * The exports with the core springs and dampers split: the quick path and prepared calls call
-   * them directly. A keeping springPerElement and springApplyKept split by springPerElement's
-   * minimum, so that the calls keeping and applying coefficients split alike (KEPT).
+   * them directly. A keeping springPerElement splits by springApplyKept's minimum, so that the
+   * calls keeping and applying coefficients split alike (KEPT).
    */
   wrap(raw: KernelExports): KernelExports {
     const springUniform = raw.springUniform as Fn;
@@ -73,19 +73,20 @@ export class Threading {
     const springApplyKept = raw.springApplyKept as Fn;
     const pool = this.pool;
     // The minimums and jobs looked up once: a call below its minimum costs one comparison more than on one thread.
-    const [springUniformMin, springPerElementMin, damperUniformMin, damperVaryingMin] = [
+    const [springUniformMin, springPerElementMin, keptMin, damperUniformMin, damperVaryingMin] = [
       'springUniform',
       'springPerElement',
+      'springApplyKept',
       'damperUniform',
       'damperVarying',
-    ].map((name) => (pool.job(name) < 0 ? Infinity : this.minimum(name))) as [number, number, number, number];
+    ].map((name) => (pool.job(name) < 0 ? Infinity : this.minimum(name))) as [number, number, number, number, number];
     const split: Pick<KernelExports, 'springUniform' | 'springPerElement' | 'springApplyKept' | 'damperUniform' | 'damperVarying'> = {
       springUniform: (x, v, g, q, n, mode, p0, p1, dt) => {
         if (n < springUniformMin) return springUniform(x, v, g, q, n, mode, p0, p1, dt);
         pool.run(pool.job('springUniform'), springUniform, [x, v, g, q, n, mode, p0, p1, dt], SPRING_UNIFORM);
       },
       springPerElement: (x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef) => {
-        if (n < springPerElementMin) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
+        if (n < (coef === 0 ? springPerElementMin : keptMin)) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
         return pool.run(
           pool.job('springPerElement'),
           springPerElement,
@@ -94,7 +95,7 @@ export class Threading {
         );
       },
       springApplyKept: (x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef) => {
-        if (n < springPerElementMin) return springApplyKept(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
+        if (n < keptMin) return springApplyKept(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
         pool.run(pool.job('springApplyKept'), springApplyKept, [x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef], SPRING_PER_ELEMENT);
       },
       damperUniform: (x, g, n, halflife, dt) => {
