@@ -231,6 +231,57 @@ function measure(label, n, call, reset, budgetOptions) {
   return { ...stats, attempts, noisy: isNoisy(stats) };
 }
 
+/**
+ * A task with `interleaved: true` (the threads suite: one thread against the threaded solver)
+ * measures its backends' rows in INTERLEAVED_ROUNDS alternating rounds of 1/INTERLEAVED_ROUNDS of
+ * the budget each, the backend that goes first alternating too, so that neither row gains from
+ * the order (caches, the CPU's clock, another process's load). A row's statistics are the medians
+ * of its rounds'. A pair with a noisy row is measured again, as `measure` does, keeping the
+ * attempt whose rows' medians sum least (both rows from the same attempt).
+ */
+const INTERLEAVED_ROUNDS = 6;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function measureInterleaved(labels, n, runs, budgetOptions) {
+  const round = {
+    ...budgetOptions,
+    time: budgetOptions.time / INTERLEAVED_ROUNDS,
+    warmup: budgetOptions.warmup / INTERLEAVED_ROUNDS,
+  };
+  /** @type {(ReturnType<typeof measureOnce> & { noisy: boolean })[] | null} */
+  let best = null;
+  let attempts = 0;
+  while (attempts < MAX_ATTEMPTS && (best === null || best.some((s) => s.noisy))) {
+    attempts++;
+    /** @type {ReturnType<typeof measureOnce>[][]} */
+    const rounds = runs.map(() => []);
+    for (let r = 0; r < INTERLEAVED_ROUNDS; r++) {
+      const order = runs.map((_, i) => (r % 2 ? runs.length - 1 - i : i));
+      for (const i of order) rounds[i].push(measureOnce(labels[i], n, runs[i].call, runs[i].reset, round));
+    }
+    const stats = rounds.map((list) => {
+      const of = (key) => median(list.map((s) => s[key]));
+      const s = {
+        nsPerElement: of('nsPerElement'),
+        nsPerElementP50: of('nsPerElementP50'),
+        nsPerElementP75: of('nsPerElementP75'),
+        nsPerElementMoe: of('nsPerElementMoe'),
+        rmePercent: of('rmePercent'),
+        samples: list.reduce((sum, x) => sum + x.samples, 0),
+        callsPerSample: list[0].callsPerSample,
+      };
+      return { ...s, noisy: isNoisy(s) };
+    });
+    const total = (list) => list.reduce((sum, x) => sum + x.nsPerElementP50, 0);
+    if (best === null || total(stats) < total(best)) best = stats;
+  }
+  return /** @type {NonNullable<typeof best>} */ (best).map((s) => ({ ...s, attempts }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Run
 
@@ -262,16 +313,13 @@ for (const group of plan) {
   const { suite, n } = group;
   process.stdout.write(`${heading(group)}: `);
   for (const task of group.tasks) {
-    for (const backend of task.backends ?? BACKENDS) {
-      const run = task.setup(solvers[backend] ?? null, backend);
-      const arrays = task.arrays ?? 'alloc';
-      const stats = measure(
-        `${label(task)} ${task.params} ${backend} N=${n}`,
-        n,
-        run.call,
-        run.reset,
-        { ...budget(n, backend, Boolean(task.floor)), ...task.budget }, // a suite may set its own (calls of milliseconds)
-      );
+    const backends = task.backends ?? BACKENDS;
+    const arrays = task.arrays ?? 'alloc';
+    const labels = backends.map((backend) => `${label(task)} ${task.params} ${backend} N=${n}`);
+    // (a suite may set its own budget: calls of milliseconds)
+    const budgetOf = (backend) => ({ ...budget(n, backend, Boolean(task.floor)), ...task.budget });
+    /** The row of `backend`, once measured. */
+    const record = (backend, run, stats) => {
       if (!run.bounded()) {
         warnings.push(`${label(task)}${arrays === 'plain' ? ' plain arrays' : ` ${task.params} ${backend}`} N=${n}: state not bounded`);
       }
@@ -287,6 +335,17 @@ for (const group of plan) {
         ...stats,
       });
       process.stdout.write('.');
+    };
+    if (task.interleaved) {
+      const runs = backends.map((backend) => task.setup(solvers[backend] ?? null, backend));
+      const stats = measureInterleaved(labels, n, runs, budgetOf(backends[0]));
+      backends.forEach((backend, i) => record(backend, runs[i], stats[i]));
+      continue;
+    }
+    for (const [i, backend] of backends.entries()) {
+      const run = task.setup(solvers[backend] ?? null, backend);
+      const stats = measure(labels[i], n, run.call, run.reset, budgetOf(backend));
+      record(backend, run, stats);
     }
   }
   group.tasks = []; // their data can go

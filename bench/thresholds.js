@@ -5,7 +5,8 @@
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
 // bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
-import { createSolver, Inertializer } from '../dist/index.js';
+import { createSolver, Inertializer, springStrided } from '../dist/index.js';
+import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
 const argv = process.argv.slice(2);
@@ -14,7 +15,7 @@ const THREADS = option('--threads', 2);
 const ROUNDS = option('--rounds', 7);
 /** Passes over every family and size, the best time of each kept: spread over the run, they catch the moments the machine's other load leaves both cores free. */
 const PASSES = option('--passes', 3);
-/** --only <text>: the families whose kernel name contains it. */
+/** --only <text>[,<text>…]: the families whose kernel name contains one of them. */
 const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const DT = 1 / 60;
 const BONES = 60;
@@ -49,6 +50,18 @@ const FAMILIES = [
       const [x, v, g, q] = [1, 2, 3, 4].map((k) => filled(s, n, -1, 1, k));
       const h = filled(s, n, 0.05, 0.5, 5);
       return { call: () => s.criticalSpringDamper(x, v, g, q, h, DT), arrays: [x, v, g, q, h] };
+    },
+  },
+  {
+    family: 'core springs, per-element, prepared: kept coefficients applied (springApplyKept)',
+    kernel: 'springApplyKept',
+    make(s, n) {
+      const [x, v, g, q] = [1, 2, 3, 4].map((k) => filled(s, n, -1, 1, k));
+      const h = filled(s, n, 0.05, 0.5, 5);
+      const step = s.prepare('criticalSpringDamper', x, v, g, q, h);
+      step(DT); // computes; the next call keeps, the following ones apply what it kept
+      step(DT);
+      return { call: () => step(DT), arrays: [x, v, g, q, h], dispose: () => step.dispose() };
     },
   },
   {
@@ -107,6 +120,33 @@ const FAMILIES = [
       return { call: () => inertializer.update(dst, undefined, DT, out), arrays, dispose: () => inertializer.dispose() };
     },
   },
+  {
+    family: 'InstancedSprings translations (springInstanceTranslations; elements: instances)',
+    kernel: 'springInstanceTranslations',
+    make(s, n) {
+      const [m, v, g] = [filled(s, 16 * n, -1, 1, 1), filled(s, 3 * n, -1, 1, 2), filled(s, 3 * n, -1, 1, 3)];
+      const translate = instanceTranslations(s, m, v, g, n);
+      return { call: () => translate(0.2, DT), arrays: [m, v, g] };
+    },
+  },
+  {
+    family: 'InstancedSprings matrices from rotations and scales (composeInstanceMatrices; elements: instances)',
+    kernel: 'composeInstanceMatrices',
+    make(s, n) {
+      const [m, q, sc] = [filled(s, 16 * n, -1, 1, 1), filled(s, 4 * n, -0.5, 0.5, 2), filled(s, 3 * n, 0.5, 2, 3)];
+      return { call: instanceComposition(s, m, q, sc, n), arrays: [m, q, sc] };
+    },
+  },
+  {
+    family: 'springStrided, items of 4 every 8 floats, critical (elements: floats; widths other than 3 only)',
+    kernel: 'springStrided',
+    make(s, n) {
+      const count = n / 4;
+      const [x, v, g] = [filled(s, 2 * n, -1, 1, 1), filled(s, n, -1, 1, 2), filled(s, n, -1, 1, 3)];
+      const items = { x: { array: x, stride: 8 }, v: { array: v }, g: { array: g }, width: 4, count };
+      return { call: () => springStrided(s, items, { halflife: 0.2 }, DT), arrays: [x, v, g] };
+    },
+  },
 ];
 
 /** Best time per call (µs) of `call`, over `reps` calls a sample. */
@@ -142,7 +182,7 @@ const SIZES = Array.from({ length: 11 }, (_, i) => 2 ** (8 + i));
 console.log(
   `threads ${THREADS} vs 1, best of ${ROUNDS} × ${PASSES} passes; node ${process.version}; ratio = one thread's time / threaded time`,
 );
-const families = FAMILIES.filter((f) => ONLY === null || f.kernel.includes(ONLY));
+const families = FAMILIES.filter((f) => ONLY === null || ONLY.split(',').some((only) => f.kernel.includes(only)));
 const best = families.map(() => SIZES.map((n) => ({ n, one: Infinity, many: Infinity })));
 for (let pass = 0; pass < PASSES; pass++) {
   families.forEach(({ make }, f) => {

@@ -4,7 +4,8 @@
 //   Inertializer.update    2,000 characters × 60 bones, one halflife per bone (N = 120,000 bones)
 // Targets on 2 cores: per-element critical at 2^20 ≥ 1.7×, Inertializer.update ≥ 1.7×, uniform critical
 // at 2^20 (memory-bound) ≥ 1.3×; at N = 1000 and 16, threaded ≥ 0.95× one thread (calls below the
-// split threshold run on the calling thread). Ratios of medians.
+// split threshold run on the calling thread). Ratios of medians. Each row's two solvers are measured
+// interleaved (`interleaved`: alternating rounds, run.js), so neither gains from running first.
 import { createSolver, Inertializer } from '../../dist/index.js';
 import { DT, arena, paramValue, range, tracked, unitQuaternions, zeros } from './shared.js';
 
@@ -48,6 +49,7 @@ function criticalTask(n, params) {
     params,
     n,
     backends: BACKENDS,
+    interleaved: true,
     setup(solver, backend) {
       if (!warmed && backend === 'simd') {
         warmBoth(solver);
@@ -70,6 +72,7 @@ function inertializerTask() {
     params: 'per-element',
     n,
     backends: BACKENDS,
+    interleaved: true,
     setup(solver, backend) {
       const s = solverOf(solver, backend);
       const memory = arena(s);

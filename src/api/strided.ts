@@ -11,6 +11,7 @@ import { SpringMode } from '../core/types.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
 import { checkNumber, describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
+import { N_ARGUMENT } from '../backends/wasm/threads/split.js';
 import { springStrided as referenceStrided, type StridedOperand } from '../reference/strided-spring.js';
 
 /**
@@ -133,8 +134,26 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   const pointer = (o: StridedOperand | null) => (o ? o.array.byteOffset + o.offset * 4 : 0);
   const [px, pv, pg, pq] = [pointer(x), pointer(v), pointer(g), pointer(q)];
   const [gs, qs] = [g?.stride ?? 0, q?.stride ?? 0];
-  const kernels = (solver as unknown as WasmSolver).rawKernels;
-  return (mode, p0, p1, dt) => kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt);
+  const wasm = solver as unknown as WasmSolver;
+  const kernels = wasm.rawKernels;
+  // Split on a threaded solver only for widths other than 3: every item then runs the scalar loop.
+  // Items of 3 floats run in groups of 4 up to the last item whose 16-byte loads stay inside each
+  // operand (the last item never does), so a chunk would send its last group to the scalar loop,
+  // with other bits than the SIMD group it is in one call (assembly/kernels/strided-spring.ts).
+  // (the count is fixed: a call too small to split calls the export itself; the minimum is in springs, floats)
+  if (width === 3 || !wasm.splits('springStrided', count * width))
+    return (mode, p0, p1, dt) => kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt);
+  const fn = kernels.springStrided as unknown as (...args: number[]) => number;
+  const args = [px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, 0, 0, 0, 0];
+  // (bytes an item of each argument: threads/split.ts; pointers 0, no goal, stay 0)
+  const advances = [4 * x.stride, 0, 4 * v.stride, 0, 4 * gs, 0, 4 * qs, 0, N_ARGUMENT, 0, 0, 0, 0, 0];
+  return (mode, p0, p1, dt) => {
+    args[10] = mode;
+    args[11] = p0;
+    args[12] = p1;
+    args[13] = dt;
+    wasm.threading!.split('springStrided', fn, args, advances);
+  };
 }
 
 function checkWhole(name: string, value: unknown, min: number): void {

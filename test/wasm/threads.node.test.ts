@@ -5,7 +5,9 @@
  * the 16-element blocks; and the option's checks, reasons and lifecycle. Node only: workers.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSolver, ForwardKinematics, Inertializer, type Pose, type Solver } from '../../dist/index.js';
+import { BoxGeometry, InstancedMesh, Matrix4, MeshBasicMaterial, Quaternion, Vector3 } from 'three';
+import { createSolver, ForwardKinematics, Inertializer, springStrided, type Pose, type Solver } from '../../dist/index.js';
+import { InstancedSprings } from '../../dist/three/index.js';
 import { METHODS, type ArgKind } from '../fuzz/table.js';
 import { logUniform, mulberry32, pick, uniform, type Rng } from '../helpers/random.js';
 
@@ -196,7 +198,7 @@ describe('threads: 2, Inertializer and prepared calls', () => {
     }
   });
 
-  it('prepared calls (kept coefficients and a replayed kernel): the same bits, split', () => {
+  it('prepared calls (coefficients kept and applied, a replayed kernel): the same bits, split', () => {
     const run = (solver: Solver) => {
       const rng = mulberry32(2020);
       const n = 1037;
@@ -210,14 +212,18 @@ describe('threads: 2, Inertializer and prepared calls', () => {
       const critical = solver.prepare('criticalSpringDamper', x, v, g, q, h);
       const uniformSpring = solver.prepare('springDamper', x, v, g, q, 2, 0.3);
       const double = solver.prepare('doubleSpringDamper', x, v, xi, q, g, h);
+      // kept coefficients in full (not the critical spring's compact ones): per-element frequency
+      const general = solver.prepare('springDamper', xi, v, g, q, h, 0.3);
       const results: Uint32Array[] = [];
-      for (const dt of [1 / 60, 1 / 60, 1 / 60, 1 / 30]) {
+      // dt: computed, computed and kept, kept applied (twice), computed
+      for (const dt of [1 / 60, 1 / 60, 1 / 60, 1 / 60, 1 / 30]) {
         critical(dt);
         uniformSpring(dt);
         double(dt);
+        general(dt);
         results.push(...arrays.map(bits));
       }
-      for (const p of [critical, uniformSpring, double]) p.dispose();
+      for (const p of [critical, uniformSpring, double, general]) p.dispose();
       return results;
     };
     const expected = run(single);
@@ -225,6 +231,90 @@ describe('threads: 2, Inertializer and prepared calls', () => {
       const before = splitCalls(solver);
       expect(run(solver)).toEqual(expected);
       expect(splitCalls(solver)).toBeGreaterThan(before);
+    }
+  });
+});
+
+describe('threads: 2, the strided and instance-matrix kernels of spring-solver/three', () => {
+  /** InstancedSprings over `count` instances with rotations and scales: the matrices' and velocities' bits after 3 steps. */
+  const instanced = (solver: Solver, count: number) => {
+    const rng = mulberry32(count);
+    const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), count);
+    const [m, p, r, sc] = [new Matrix4(), new Vector3(), new Quaternion(), new Vector3()];
+    for (let i = 0; i < count; i++) {
+      p.set(uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5));
+      r.set(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)).normalize();
+      sc.set(uniform(rng, 0.5, 2), uniform(rng, 0.5, 2), uniform(rng, 0.5, 2));
+      mesh.setMatrixAt(i, m.compose(p, r, sc));
+    }
+    const springs = new InstancedSprings(solver, mesh, { halflife: 0.3, rotation: true, scale: true });
+    for (const a of [springs.goals, springs.velocities, springs.scaleGoals]) for (let i = 0; i < a.length; i++) a[i] = uniform(rng, -3, 3);
+    for (let i = 0; i < springs.rotationGoals.length; i++) springs.rotationGoals[i] = uniform(rng, -0.5, 0.5);
+    const out: Uint32Array[] = [];
+    for (let step = 0; step < 3; step++) {
+      springs.update(1 / 60);
+      out.push(bits(springs.matrices), bits(springs.velocities), bits(springs.rotations));
+    }
+    springs.dispose();
+    return out;
+  };
+
+  it('InstancedSprings (the translation spring, the matrices composed): the same bits, split by instances', () => {
+    for (const count of SIZES) {
+      const expected = instanced(single, count);
+      for (const solver of [threaded, workersOnly]) {
+        const before = splitCalls(solver);
+        expect(instanced(solver, count), `${count} instances`).toEqual(expected);
+        // per step: translations, the quaternion spring, the scale spring, the composition
+        expect(splitCalls(solver) - before, `${count} instances: split`).toBeGreaterThanOrEqual(3 * 4);
+      }
+    }
+  });
+
+  /** springStrided over `count` items of `width` floats, x every `stride` floats from 1, v packed, g and q strided: bits of every array after 3 steps. */
+  const strided = (solver: Solver, count: number, width: number, stride: number) => {
+    const rng = mulberry32(count * 31 + width);
+    const fill = (length: number) => {
+      const a = solver.alloc(length);
+      for (let i = 0; i < length; i++) a[i] = uniform(rng, -5, 5);
+      return a;
+    };
+    const [x, v, g, q] = [fill(count * stride + 1), fill(count * width), fill(count * stride), fill(count * stride)];
+    const items = { x: { array: x, offset: 1, stride }, v: { array: v }, g: { array: g, stride }, q: { array: q, stride }, width, count };
+    const out: Uint32Array[] = [];
+    for (const params of [{ halflife: 0.2 }, { frequency: 2, halflife: 0.5 }, { stiffness: 40, damping: 0.5 }]) {
+      springStrided(solver, items, params, 1 / 60);
+      out.push(bits(x), bits(v));
+    }
+    for (const a of [x, v, g, q]) solver.free(a);
+    return out;
+  };
+
+  for (const [width, stride] of [
+    [1, 3],
+    [2, 2],
+    [4, 7],
+  ] as const) {
+    it(`springStrided, items of ${width} every ${stride} floats (the scalar loop): the same bits, split by items`, () => {
+      for (const count of SIZES) {
+        const expected = strided(single, count, width, stride);
+        for (const solver of [threaded, workersOnly]) {
+          const before = splitCalls(solver);
+          expect(strided(solver, count, width, stride), `${count} items`).toEqual(expected);
+          expect(splitCalls(solver) - before, `${count} items: split`).toBe(3);
+        }
+      }
+    });
+  }
+
+  it('springStrided, items of 3 (SIMD groups up to the last item): the same bits, not split', () => {
+    for (const count of SIZES) {
+      const expected = strided(single, count, 3, 16);
+      for (const solver of [threaded, workersOnly]) {
+        const before = splitCalls(solver);
+        expect(strided(solver, count, 3, 16), `${count} items`).toEqual(expected);
+        expect(splitCalls(solver), `${count} items: not split`).toBe(before);
+      }
     }
   });
 });

@@ -12,7 +12,7 @@ import { contractAdvances } from './threads/split.js';
 /** What these functions need of a WasmSolver. */
 interface Host {
   readonly rawKernels: KernelExports;
-  readonly threads: number;
+  splits(name: string, n: number): boolean;
   rawKernel(name: string): ((...args: number[]) => unknown) | undefined;
   callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void;
   owns(array: Float32Array): boolean;
@@ -131,7 +131,8 @@ export function replayKernel(
   const dispose = () => {
     for (const cell of held) host.free(cell);
   };
-  if (host.threads === 1) {
+  // (n is fixed: a call too small to split calls the export itself, as on one thread)
+  if (!host.splits(kernel.wasm, n)) {
     return {
       run(dt) {
         if (hasDt) args[dtSlot] = dt;

@@ -151,6 +151,11 @@ export class WasmSolver extends SolverBase {
     this.threading?.dispose();
   }
 
+  /** Whether a call of kernel export `name` over n elements is split (false on one thread). @internal */
+  splits(name: string, n: number): boolean {
+    return this.threading?.splits(name, n) ?? false;
+  }
+
   /**
    * Calls kernel export `name` (`fn`, unwrapped) with `args`, laid out as `advances` says
    * (threads/split.ts): split over the threads when the solver has them and the call is large

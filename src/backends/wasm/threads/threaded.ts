@@ -12,7 +12,15 @@ type Fn = (...args: number[]) => number;
 
 /** The core kernels' argument layouts (see split.ts): their pointers' bytes per element. */
 const SPRING_UNIFORM = [4, 4, 4, 4, N, 0, 0, 0, 0]; // x, v, g, q, n, mode, p0, p1, dt
-const SPRING_PER_ELEMENT = [4, 4, 4, 4, N, 0, P, 0, P, 0, 0, 0]; // x, v, g, q, n, mode, p0, stride, p1, stride, dt, coef
+/**
+ * Kept coefficients (springPerElement's `coef`, springApplyKept's): 36 bytes an element, 144 a
+ * block of 4 (the SIMD build's compact and full slots). The kernel lays both regions out from n,
+ * so a chunk's coefficients are a layout of its own, at coef + 36 · its start: the keeping call
+ * and the calls applying it are split alike (same n, same minimum), so each chunk reads what it
+ * kept. The chunks' regions fit in keptCoefficientBytes(n): chunks start on whole blocks.
+ */
+const KEPT = 36;
+const SPRING_PER_ELEMENT = [4, 4, 4, 4, N, 0, P, 0, P, 0, 0, KEPT]; // x, v, g, q, n, mode, p0, stride, p1, stride, dt, coef
 const DAMPER_UNIFORM = [4, 4, N, 0, 0]; // x, g, n, halflife, dt
 const DAMPER_VARYING = [4, 4, N, P, 0, 0]; // x, g, n, halflife, stride, dt
 
@@ -54,35 +62,41 @@ export class Threading {
 
   /**
    * The exports with the core springs and dampers split: the quick path and prepared calls call
-   * them directly. springPerElement splits only without kept coefficients (their layout depends
-   * on n); springApplyKept is not split.
+   * them directly. A keeping springPerElement splits by springApplyKept's minimum, so that the
+   * calls keeping and applying coefficients split alike (KEPT).
    */
   wrap(raw: KernelExports): KernelExports {
     const springUniform = raw.springUniform as Fn;
     const springPerElement = raw.springPerElement as Fn;
     const damperUniform = raw.damperUniform as Fn;
     const damperVarying = raw.damperVarying as Fn;
+    const springApplyKept = raw.springApplyKept as Fn;
     const pool = this.pool;
     // The minimums and jobs looked up once: a call below its minimum costs one comparison more than on one thread.
-    const [springUniformMin, springPerElementMin, damperUniformMin, damperVaryingMin] = [
+    const [springUniformMin, springPerElementMin, keptMin, damperUniformMin, damperVaryingMin] = [
       'springUniform',
       'springPerElement',
+      'springApplyKept',
       'damperUniform',
       'damperVarying',
-    ].map((name) => (pool.job(name) < 0 ? Infinity : this.minimum(name))) as [number, number, number, number];
-    const split: Pick<KernelExports, 'springUniform' | 'springPerElement' | 'damperUniform' | 'damperVarying'> = {
+    ].map((name) => (pool.job(name) < 0 ? Infinity : this.minimum(name))) as [number, number, number, number, number];
+    const split: Pick<KernelExports, 'springUniform' | 'springPerElement' | 'springApplyKept' | 'damperUniform' | 'damperVarying'> = {
       springUniform: (x, v, g, q, n, mode, p0, p1, dt) => {
         if (n < springUniformMin) return springUniform(x, v, g, q, n, mode, p0, p1, dt);
         pool.run(pool.job('springUniform'), springUniform, [x, v, g, q, n, mode, p0, p1, dt], SPRING_UNIFORM);
       },
       springPerElement: (x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef) => {
-        if (n < springPerElementMin || coef !== 0) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
+        if (n < (coef === 0 ? springPerElementMin : keptMin)) return springPerElement(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
         return pool.run(
           pool.job('springPerElement'),
           springPerElement,
           [x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef],
           SPRING_PER_ELEMENT,
         );
+      },
+      springApplyKept: (x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef) => {
+        if (n < keptMin) return springApplyKept(x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef);
+        pool.run(pool.job('springApplyKept'), springApplyKept, [x, v, g, q, n, mode, p0, s0, p1, s1, dt, coef], SPRING_PER_ELEMENT);
       },
       damperUniform: (x, g, n, halflife, dt) => {
         if (n < damperUniformMin) return damperUniform(x, g, n, halflife, dt);

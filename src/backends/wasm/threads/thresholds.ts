@@ -12,6 +12,8 @@ const MEASURED: Record<string, number> = {
   // per-element parameters: an exp (and more) an element
   springPerElement: 4096,
   damperVarying: 2048,
+  // prepared calls' kept coefficients (and the keeping springPerElement: the two must split alike)
+  springApplyKept: 8192,
   // quaternion springs (elements: quaternions) and Inertializer.update (elements: bones)
   quatSimpleSpringDamper: 512,
   quatDecaySpringDamper: 512,
@@ -19,6 +21,10 @@ const MEASURED: Record<string, number> = {
   poseInertializeUpdate: 512,
   // ForwardKinematics and SkeletonBatch (elements: characters, about 0.7 µs each at 25 bones)
   forwardKinematics: 64,
+  // spring-solver/three: InstancedSprings (elements: instances), springStrided of widths other than 3 (elements: floats)
+  springInstanceTranslations: 8192,
+  composeInstanceMatrices: 2048,
+  springStrided: 4096,
 };
 
 /** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
