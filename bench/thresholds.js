@@ -5,7 +5,7 @@
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
 // bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
-import { createSolver, Inertializer, springStrided } from '../dist/index.js';
+import { createSolver, ForwardKinematics, Inertializer, springStrided } from '../dist/index.js';
 import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
@@ -147,6 +147,20 @@ const FAMILIES = [
       return { call: () => springStrided(s, items, { halflife: 0.2 }, DT), arrays: [x, v, g] };
     },
   },
+  {
+    family: 'ForwardKinematics.update, 25 bones with skinning matrices (forwardKinematics; elements: characters)',
+    kernel: 'forwardKinematics',
+    sizes: [8, 16, 32, 64, 128, 256, 512, 1024, 2048],
+    weight: 250, // a character costs about as much as 250 springs
+    make(s, n) {
+      const parents = Array.from({ length: 25 }, (_, k) => (k === 0 ? -1 : k - 1 - (k % 4 === 0 ? 2 : 0)));
+      const inverseBindMatrices = Array.from({ length: 16 * 25 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7)));
+      const fk = new ForwardKinematics(s, { count: n, parents, inverseBindMatrices });
+      const random = mulberry32(1);
+      fk.positions.forEach((_, i) => (fk.positions[i] = 2 * random() - 1));
+      return { call: () => fk.update(), arrays: [], dispose: () => fk.dispose() };
+    },
+  },
 ];
 
 /** Best time per call (µs) of `call`, over `reps` calls a sample. */
@@ -156,10 +170,11 @@ function sample(call, reps) {
   return ((performance.now() - t0) / reps) * 1000;
 }
 
-function compare(make, n) {
+/** `weight`: an element's cost in springs' (the calls a sample are fewer for costlier elements). */
+function compare(make, n, weight = 1) {
   const a = make(one, n);
   const b = make(many, n);
-  const reps = Math.max(3, Math.min(2000, Math.round(2e6 / n)));
+  const reps = Math.max(3, Math.min(2000, Math.round(2e6 / (n * weight))));
   sample(a.call, reps);
   sample(b.call, reps);
   let bestOne = Infinity;
@@ -183,11 +198,11 @@ console.log(
   `threads ${THREADS} vs 1, best of ${ROUNDS} × ${PASSES} passes; node ${process.version}; ratio = one thread's time / threaded time`,
 );
 const families = FAMILIES.filter((f) => ONLY === null || ONLY.split(',').some((only) => f.kernel.includes(only)));
-const best = families.map(() => SIZES.map((n) => ({ n, one: Infinity, many: Infinity })));
+const best = families.map(({ sizes = SIZES }) => sizes.map((n) => ({ n, one: Infinity, many: Infinity })));
 for (let pass = 0; pass < PASSES; pass++) {
-  families.forEach(({ make }, f) => {
-    SIZES.forEach((n, i) => {
-      const r = compare(make, n);
+  families.forEach(({ make, sizes = SIZES, weight }, f) => {
+    sizes.forEach((n, i) => {
+      const r = compare(make, n, weight);
       best[f][i].one = Math.min(best[f][i].one, r.one);
       best[f][i].many = Math.min(best[f][i].many, r.many);
     });
