@@ -2,10 +2,19 @@
 // centers: the operations of src/reference/spring-bones.ts (its header has the formulas), in its order.
 import { S_OWNED_START, S_OWNED_COUNT, S_CHILD_JOINT, SETUP, S_PARENT_JOINT, S_PARENT_SLOT, S_CENTER, S_HAS_CHILD, S_POSITION, S_SCALE, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_LOCAL, O_WORLD, O_EULER, EXT, INV, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, f, put, d, setD } from './layout';
 
-// float64 scratch: P the parent's world matrix, A = P·L0 then its inverse, L a local matrix (affine 3×4 each)
-const P = memory.data(12 * 8, 16);
-export const A = memory.data(13 * 8, 16);
-const L = memory.data(12 * 8, 16); // a local matrix
+// float64 scratch, in the kernel's scratch argument (one per thread; these globals are per instance, so per
+// thread): P the parent's world matrix, A = P·L0 then its inverse, L a local matrix, M a collider's matrixWorld
+let P: usize = 0;
+export let A: usize = 0;
+let L: usize = 0;
+let M: usize = 0;
+/** P, A, L and M in the 392 bytes at `scratch` (8-byte aligned). */
+export function useScratch(scratch: usize): void {
+  P = scratch;
+  A = scratch + 96;
+  L = scratch + 200;
+  M = scratch + 296;
+}
 let vx: f64 = 0, vy: f64 = 0, vz: f64 = 0; // the vector V of the reference
 let qx: f64 = 0, qy: f64 = 0, qz: f64 = 0, qw: f64 = 1; // the quaternion Q of the reference
 
@@ -381,9 +390,6 @@ function compose(s: usize, x: f64, y: f64, z: f64, w: f64, m: usize): void {
   setD(m, 10, f(s, S_POSITION + 1));
   setD(m, 11, f(s, S_POSITION + 2));
 }
-
-// a collider's matrixWorld below a joint bone
-const M = memory.data(12 * 8, 16);
 
 /** The colliders below joint j's bone in world space from its new matrixWorld: W[j]·E[slot] (the reference's ownedColliders). */
 export function ownedColliders(setup: usize, out: usize, e: usize, colliders: usize, colliderWorld: usize, colliderList: usize, j: i32): void {

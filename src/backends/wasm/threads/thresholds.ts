@@ -19,6 +19,8 @@ const MEASURED: Record<string, number> = {
   poseInertializeUpdate: 512,
   // ForwardKinematics and SkeletonBatch (elements: characters, about 0.7 µs each at 25 bones)
   forwardKinematics: 64,
+  // SpringBones.update (elements: avatars, about 25 µs each at 87 joints)
+  springBonesStep: 2,
 };
 
 /** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
