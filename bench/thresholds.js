@@ -3,9 +3,12 @@
 // splits every call (splitEverything), interleaved, best of ROUNDS in each of PASSES passes. Prints the ratios, the
 // smallest N from which every larger N is ≥ 1.05× faster threaded (the threshold written in
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
-// bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
+// bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads"). The spring bones' kernel is
+// timed over 1 … 100 avatars of the vrm suite's crowd (its elements: about 25 µs each).
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
 import { createSolver, Inertializer } from '../dist/index.js';
+import { SpringBones } from '../dist/vrm/index.js';
+import { buildCrowd } from '../test/fixtures/vrm-avatars.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
 const argv = process.argv.slice(2);
@@ -107,6 +110,24 @@ const FAMILIES = [
       return { call: () => inertializer.update(dst, undefined, DT, out), arrays, dispose: () => inertializer.dispose() };
     },
   },
+  {
+    family: "SpringBones.update's kernel alone (springBonesStep; elements: avatars of the vrm suite, about 87 joints each)",
+    kernel: 'springBonesStep',
+    sizes: [1, 2, 4, 8, 16, 100],
+    /** About 20 ms a sample. */
+    reps: (n) => Math.max(3, Math.round(800 / n)),
+    make(s, n) {
+      const crowd = buildCrowd({ count: n, seed: 17 });
+      crowd.pose(DT);
+      const bones = new SpringBones(
+        s,
+        crowd.avatars.map((a) => a.manager),
+      );
+      bones.update(DT);
+      const step = /** @type {{ step: (dt: number, alpha: number) => void }} */ (/** @type {unknown} */ (bones)).step;
+      return { call: () => step(DT, 1), arrays: [], dispose: () => bones.dispose() };
+    },
+  },
 ];
 
 /** Best time per call (µs) of `call`, over `reps` calls a sample. */
@@ -116,10 +137,15 @@ function sample(call, reps) {
   return ((performance.now() - t0) / reps) * 1000;
 }
 
-function compare(make, n) {
+/**
+ * Best times of a family's call on one thread and split, interleaved.
+ * @param {{ make: (s: any, n: number) => any, reps?: (n: number) => number }} family
+ * @param {number} n
+ */
+function compare({ make, reps: repsOf }, n) {
   const a = make(one, n);
   const b = make(many, n);
-  const reps = Math.max(3, Math.min(2000, Math.round(2e6 / n)));
+  const reps = repsOf ? repsOf(n) : Math.max(3, Math.min(2000, Math.round(2e6 / n)));
   sample(a.call, reps);
   sample(b.call, reps);
   let bestOne = Infinity;
@@ -143,11 +169,11 @@ console.log(
   `threads ${THREADS} vs 1, best of ${ROUNDS} × ${PASSES} passes; node ${process.version}; ratio = one thread's time / threaded time`,
 );
 const families = FAMILIES.filter((f) => ONLY === null || f.kernel.includes(ONLY));
-const best = families.map(() => SIZES.map((n) => ({ n, one: Infinity, many: Infinity })));
+const best = families.map(({ sizes = SIZES }) => sizes.map((n) => ({ n, one: Infinity, many: Infinity })));
 for (let pass = 0; pass < PASSES; pass++) {
-  families.forEach(({ make }, f) => {
-    SIZES.forEach((n, i) => {
-      const r = compare(make, n);
+  families.forEach((family, f) => {
+    (family.sizes ?? SIZES).forEach((n, i) => {
+      const r = compare(family, n);
       best[f][i].one = Math.min(best[f][i].one, r.one);
       best[f][i].many = Math.min(best[f][i].many, r.many);
     });
@@ -166,17 +192,17 @@ families.forEach(({ family, kernel }, f) => {
 });
 
 // The round trip: a split call of 32 elements, against one thread's.
-const tiny = compare(FAMILIES[0].make, 32);
+const tiny = compare(FAMILIES[0], 32);
 console.log(
   `\nround trip of a split call (N = 32, uniform critical): ${(tiny.many - tiny.one).toFixed(2)} µs over one thread's ${tiny.one.toFixed(2)} µs`,
 );
 // Bandwidth: the uniform critical spring at 2^20 reads x, v, g, q and writes x, v: 24 bytes an element.
-const big = compare(FAMILIES[0].make, 2 ** 20);
+const big = compare(FAMILIES[0], 2 ** 20);
 const gbps = (us) => ((24 * 2 ** 20) / (us * 1e-6) / 1e9).toFixed(1);
 console.log(
   `uniform critical at 2^20: one ${big.one.toFixed(0)} µs (${gbps(big.one)} GB/s), threaded ${big.many.toFixed(0)} µs (${gbps(big.many)} GB/s)`,
 );
-const perElement = compare(FAMILIES[1].make, 2 ** 20);
+const perElement = compare(FAMILIES[1], 2 ** 20);
 console.log(
   `per-element critical at 2^20: one ${perElement.one.toFixed(0)} µs, threaded ${perElement.many.toFixed(0)} µs (${perElement.ratio.toFixed(2)}×)`,
 );

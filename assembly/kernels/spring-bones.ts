@@ -6,14 +6,14 @@
 // colliders and centers) shares nothing with another, so avatars may run on different threads,
 // each thread with its own scratch (392 bytes).
 import { EXT, INV, COLLIDER, COLLIDER_WORLD, C_OWNER, C_SLOT, AVATAR, A_JOINTS, A_SLOTS, A_COLLIDERS, A_CENTERS, f, put, d } from '../vrm/layout';
-import { A, colliderToWorld, invert, jointStep, loadAffine, ownedColliders, useScratch } from '../vrm/joint';
+import { SCRATCH_A, colliderToWorld, invert, jointStep, loadAffine, ownedColliders } from '../vrm/joint';
 
 export function springBonesStep(
   setup: usize, state: usize, out: usize, ext: usize, extPrev: usize, extStep: usize, extInv: usize,
   colliders: usize, colliderWorld: usize, colliderList: usize, centers: usize,
   avatars: usize, count: i32, scratch: usize, dt: f64, alpha: f64,
 ): void {
-  useScratch(scratch);
+  const A = scratch + SCRATCH_A;
   for (let a = 0; a < count; a++) {
     const r = avatars + (<usize>(AVATAR * a) << 3);
     let e = ext;
@@ -31,11 +31,11 @@ export function springBonesStep(
     }
     for (let c = <i32>f(r, A_COLLIDERS), end = <i32>f(r, A_COLLIDERS + 1); c < end; c++) {
       const cp = colliders + (<usize>(COLLIDER * c) << 3);
-      if (f(cp, C_OWNER) < 0) colliderToWorld(cp, e + (<usize>(EXT * <i32>f(cp, C_SLOT)) << 3), colliderWorld + (<usize>(COLLIDER_WORLD * c) << 3));
+      if (f(cp, C_OWNER) < 0) colliderToWorld(cp, e + (<usize>(EXT * <i32>f(cp, C_SLOT)) << 3), colliderWorld + (<usize>(COLLIDER_WORLD * c) << 3), A);
     }
     for (let j = <i32>f(r, A_JOINTS), end = <i32>f(r, A_JOINTS + 1); j < end; j++) {
-      jointStep(setup, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt);
-      ownedColliders(setup, out, e, colliders, colliderWorld, colliderList, j); // three-vrm updates them after the joint
+      jointStep(setup, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt, scratch);
+      ownedColliders(setup, out, e, colliders, colliderWorld, colliderList, j, scratch); // three-vrm updates them after the joint
     }
   }
 }
