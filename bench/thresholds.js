@@ -3,10 +3,13 @@
 // splits every call (splitEverything), interleaved, best of ROUNDS in each of PASSES passes. Prints the ratios, the
 // smallest N from which every larger N is ≥ 1.05× faster threaded (the threshold written in
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
-// bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads").
+// bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads"). The spring bones' kernel is
+// timed over 1 … 100 avatars of the vrm suite's crowd (its elements: about 25 µs each).
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
 import { createSolver, ForwardKinematics, Inertializer, springStrided } from '../dist/index.js';
 import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
+import { SpringBones } from '../dist/vrm/index.js';
+import { buildCrowd } from '../test/fixtures/vrm-avatars.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
 const argv = process.argv.slice(2);
@@ -151,7 +154,8 @@ const FAMILIES = [
     family: 'ForwardKinematics.update, 25 bones with skinning matrices (forwardKinematics; elements: characters)',
     kernel: 'forwardKinematics',
     sizes: [8, 16, 32, 64, 128, 256, 512, 1024, 2048],
-    weight: 250, // a character costs about as much as 250 springs
+    /** About 5 ms a sample (a character of 25 bones: about 0.7 µs). */
+    reps: (n) => Math.max(3, Math.round(8000 / n)),
     make(s, n) {
       const parents = Array.from({ length: 25 }, (_, k) => (k === 0 ? -1 : k - 1 - (k % 4 === 0 ? 2 : 0)));
       const inverseBindMatrices = Array.from({ length: 16 * 25 }, (_, i) => (i % 5 === 0 ? 1 : 0.01 * (i % 7)));
@@ -159,6 +163,24 @@ const FAMILIES = [
       const random = mulberry32(1);
       fk.positions.forEach((_, i) => (fk.positions[i] = 2 * random() - 1));
       return { call: () => fk.update(), arrays: [], dispose: () => fk.dispose() };
+    },
+  },
+  {
+    family: "SpringBones.update's kernel alone (springBonesStep; elements: avatars of the vrm suite, about 87 joints each)",
+    kernel: 'springBonesStep',
+    sizes: [1, 2, 4, 8, 16, 100],
+    /** About 20 ms a sample. */
+    reps: (n) => Math.max(3, Math.round(800 / n)),
+    make(s, n) {
+      const crowd = buildCrowd({ count: n, seed: 17 });
+      crowd.pose(DT);
+      const bones = new SpringBones(
+        s,
+        crowd.avatars.map((a) => a.manager),
+      );
+      bones.update(DT);
+      const step = /** @type {{ step: (dt: number, alpha: number) => void }} */ (/** @type {unknown} */ (bones)).step;
+      return { call: () => step(DT, 1), arrays: [], dispose: () => bones.dispose() };
     },
   },
 ];
@@ -170,11 +192,15 @@ function sample(call, reps) {
   return ((performance.now() - t0) / reps) * 1000;
 }
 
-/** `weight`: an element's cost in springs' (the calls a sample are fewer for costlier elements). */
-function compare(make, n, weight = 1) {
+/**
+ * Best times of a family's call on one thread and split, interleaved.
+ * @param {{ make: (s: any, n: number) => any, reps?: (n: number) => number }} family
+ * @param {number} n
+ */
+function compare({ make, reps: repsOf }, n) {
   const a = make(one, n);
   const b = make(many, n);
-  const reps = Math.max(3, Math.min(2000, Math.round(2e6 / (n * weight))));
+  const reps = repsOf ? repsOf(n) : Math.max(3, Math.min(2000, Math.round(2e6 / n)));
   sample(a.call, reps);
   sample(b.call, reps);
   let bestOne = Infinity;
@@ -200,9 +226,9 @@ console.log(
 const families = FAMILIES.filter((f) => ONLY === null || ONLY.split(',').some((only) => f.kernel.includes(only)));
 const best = families.map(({ sizes = SIZES }) => sizes.map((n) => ({ n, one: Infinity, many: Infinity })));
 for (let pass = 0; pass < PASSES; pass++) {
-  families.forEach(({ make, sizes = SIZES, weight }, f) => {
-    sizes.forEach((n, i) => {
-      const r = compare(make, n, weight);
+  families.forEach((family, f) => {
+    (family.sizes ?? SIZES).forEach((n, i) => {
+      const r = compare(family, n);
       best[f][i].one = Math.min(best[f][i].one, r.one);
       best[f][i].many = Math.min(best[f][i].many, r.many);
     });
@@ -221,17 +247,17 @@ families.forEach(({ family, kernel }, f) => {
 });
 
 // The round trip: a split call of 32 elements, against one thread's.
-const tiny = compare(FAMILIES[0].make, 32);
+const tiny = compare(FAMILIES[0], 32);
 console.log(
   `\nround trip of a split call (N = 32, uniform critical): ${(tiny.many - tiny.one).toFixed(2)} µs over one thread's ${tiny.one.toFixed(2)} µs`,
 );
 // Bandwidth: the uniform critical spring at 2^20 reads x, v, g, q and writes x, v: 24 bytes an element.
-const big = compare(FAMILIES[0].make, 2 ** 20);
+const big = compare(FAMILIES[0], 2 ** 20);
 const gbps = (us) => ((24 * 2 ** 20) / (us * 1e-6) / 1e9).toFixed(1);
 console.log(
   `uniform critical at 2^20: one ${big.one.toFixed(0)} µs (${gbps(big.one)} GB/s), threaded ${big.many.toFixed(0)} µs (${gbps(big.many)} GB/s)`,
 );
-const perElement = compare(FAMILIES[1].make, 2 ** 20);
+const perElement = compare(FAMILIES[1], 2 ** 20);
 console.log(
   `per-element critical at 2^20: one ${perElement.one.toFixed(0)} µs, threaded ${perElement.many.toFixed(0)} µs (${perElement.ratio.toFixed(2)}×)`,
 );

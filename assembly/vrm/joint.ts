@@ -2,28 +2,31 @@
 // centers: the operations of src/reference/spring-bones.ts (its header has the formulas), in its order.
 import { S_OWNED_START, S_OWNED_COUNT, S_CHILD_JOINT, SETUP, S_PARENT_JOINT, S_PARENT_SLOT, S_CENTER, S_HAS_CHILD, S_POSITION, S_SCALE, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_LOCAL, O_WORLD, O_EULER, EXT, INV, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, f, put, d, setD } from './layout';
 
-// float64 scratch: P the parent's world matrix, A = P·L0 then its inverse, L a local matrix (affine 3×4 each)
-const P = memory.data(12 * 8, 16);
-export const A = memory.data(13 * 8, 16);
-const L = memory.data(12 * 8, 16); // a local matrix
+// float64 scratch, the kernel's (one per thread), 392 bytes: P the parent's world matrix, A = P·L0 then its
+// inverse, L a local matrix (affine 3×4 each; A 13 floats), then M a collider's matrixWorld (ownedColliders)
+export const SCRATCH_A: usize = 96;
+const SCRATCH_L: usize = 200;
+const SCRATCH_M: usize = 296;
+// V and Q: module globals, per instance, so per thread
 let vx: f64 = 0, vy: f64 = 0, vz: f64 = 0; // the vector V of the reference
 let qx: f64 = 0, qy: f64 = 0, qz: f64 = 0, qw: f64 = 1; // the quaternion Q of the reference
 
 export function jointStep(
   setup: usize, state: usize, out: usize, e: usize, extInv: usize,
-  colliders: usize, colliderWorld: usize, colliderList: usize, j: i32, dt: f64,
+  colliders: usize, colliderWorld: usize, colliderList: usize, j: i32, dt: f64, scratch: usize,
 ): void {
+  const P = scratch, A = scratch + SCRATCH_A, L = scratch + SCRATCH_L;
   const s = setup + (<usize>(SETUP * j) << 3);
   const t = state + (<usize>(STATE * j) << 3);
   const o = out + (<usize>(OUT * j) << 3);
-  parentMatrix(s, out, e);
+  parentMatrix(s, out, e, P);
   const px = f(s, S_POSITION), py = f(s, S_POSITION + 1), pz = f(s, S_POSITION + 2);
   const x = d(P, 0) * px + d(P, 3) * py + d(P, 6) * pz + d(P, 9);
   const y = d(P, 1) * px + d(P, 4) * py + d(P, 7) * pz + d(P, 10);
   const z = d(P, 2) * px + d(P, 5) * py + d(P, 8) * pz + d(P, 11);
   if (dt <= 0) {
     compose(s, f(o, 0), f(o, 1), f(o, 2), f(o, 3), A);
-    storeProduct(o + (<usize>O_LOCAL << 3), o + (<usize>O_WORLD << 3));
+    storeProduct(P, A, o + (<usize>O_LOCAL << 3), o + (<usize>O_WORLD << 3));
     return;
   }
   // _calcWorldSpaceBoneLength
@@ -36,7 +39,7 @@ export function jointStep(
   } else {
     // the 7 cm rule: initialLocalChildPosition through bone.matrixWorld = P·compose(p, q, s), q the last step's
     compose(s, f(o, 0), f(o, 1), f(o, 2), f(o, 3), L);
-    productWith(L);
+    multiply(P, L, A);
     const cx = f(s, S_CHILD), cy = f(s, S_CHILD + 1), cz = f(s, S_CHILD + 2);
     length = hypot3(
       x - (d(A, 0) * cx + d(A, 3) * cy + d(A, 6) * cz + d(A, 9)),
@@ -90,7 +93,7 @@ export function jointStep(
   }
   // q = q0 · fromUnitVectors(axis, dir((P·L0)⁻¹·tail))
   for (let i = 0; i < EXT; i++) setD(L, i, f(s, S_L0 + i));
-  productWith(L);
+  multiply(P, L, A);
   invert(A);
   const w = d(A, 12);
   let dx = (d(A, 0) * nx + d(A, 3) * ny + d(A, 6) * nz + d(A, 9)) * w;
@@ -107,7 +110,7 @@ export function jointStep(
   put(o, 0, rx); put(o, 1, ry); put(o, 2, rz); put(o, 3, rw);
   eulerXyz(rx, ry, rz, rw, o + (<usize>O_EULER << 3));
   compose(s, rx, ry, rz, rw, A);
-  storeProduct(o + (<usize>O_LOCAL << 3), o + (<usize>O_WORLD << 3));
+  storeProduct(P, A, o + (<usize>O_LOCAL << 3), o + (<usize>O_WORLD << 3));
   if (f(s, S_HAS_CHILD) != 0) {
     const w = o + (<usize>O_WORLD << 3);
     const kx = f(s, S_CHILD), ky = f(s, S_CHILD + 1), kz = f(s, S_CHILD + 2);
@@ -118,7 +121,7 @@ export function jointStep(
 }
 
 /** P = W[parent joint] · E[parent slot] (either may be absent: I). */
-function parentMatrix(s: usize, out: usize, e: usize): void {
+function parentMatrix(s: usize, out: usize, e: usize, P: usize): void {
   const pj = <i32>f(s, S_PARENT_JOINT), ps = <i32>f(s, S_PARENT_SLOT);
   if (pj >= 0 && ps >= 0) {
     multiply(out + (<usize>(OUT * pj + O_WORLD) << 3), e + (<usize>(EXT * ps) << 3), P);
@@ -145,13 +148,8 @@ function multiply(a: usize, b: usize, out: usize): void {
   }
 }
 
-/** A = P · b. */
-function productWith(b: usize): void {
-  multiply(P, b, A);
-}
-
 /** local = A, world = P·A. */
-function storeProduct(local: usize, world: usize): void {
+function storeProduct(P: usize, A: usize, local: usize, world: usize): void {
   for (let i = 0; i < EXT; i++) put(local, i, d(A, i));
   multiply(P, local, world);
 }
@@ -236,8 +234,8 @@ function collide(c: usize, w: usize, hit: f64, x: f64, y: f64, z: f64, length: f
   }
 }
 
-/** A collider's shape in world space for this step, from its matrixWorld at e (see the reference's colliderToWorld). */
-export function colliderToWorld(c: usize, e: usize, w: usize): void {
+/** A collider's shape in world space for this step, from its matrixWorld at e (see the reference's colliderToWorld); A: scratch. */
+export function colliderToWorld(c: usize, e: usize, w: usize, A: usize): void {
   const m = 0; // e: the collider's matrixWorld
   const ox = f(c, C_OFFSET), oy = f(c, C_OFFSET + 1), oz = f(c, C_OFFSET + 2);
   put(w, 0, f(e, m) * ox + f(e, m + 3) * oy + f(e, m + 6) * oz + f(e, m + 9));
@@ -382,17 +380,17 @@ function compose(s: usize, x: f64, y: f64, z: f64, w: f64, m: usize): void {
   setD(m, 11, f(s, S_POSITION + 2));
 }
 
-// a collider's matrixWorld below a joint bone
-const M = memory.data(12 * 8, 16);
-
 /** The colliders below joint j's bone in world space from its new matrixWorld: W[j]·E[slot] (the reference's ownedColliders). */
-export function ownedColliders(setup: usize, out: usize, e: usize, colliders: usize, colliderWorld: usize, colliderList: usize, j: i32): void {
+export function ownedColliders(
+  setup: usize, out: usize, e: usize, colliders: usize, colliderWorld: usize, colliderList: usize, j: i32, scratch: usize,
+): void {
+  const A = scratch + SCRATCH_A, M = scratch + SCRATCH_M;
   const s = setup + (<usize>(SETUP * j) << 3);
   const start = <i32>f(s, S_OWNED_START), end = start + <i32>f(s, S_OWNED_COUNT);
   const w = out + (<usize>(OUT * j + O_WORLD) << 3);
   for (let k = start; k < end; k++) {
     const c = colliders + (<usize>(COLLIDER * <i32>f(colliderList, k)) << 3);
     multiply(w, e + (<usize>(EXT * <i32>f(c, C_SLOT)) << 3), M);
-    colliderToWorld(c, M, colliderWorld + (<usize>(COLLIDER_WORLD * <i32>f(colliderList, k)) << 3));
+    colliderToWorld(c, M, colliderWorld + (<usize>(COLLIDER_WORLD * <i32>f(colliderList, k)) << 3), A);
   }
 }

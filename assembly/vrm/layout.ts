@@ -44,6 +44,12 @@ export const C_OWNER: i32 = 10;
 export const KIND_CAPSULE: i32 = 1;
 export const KIND_PLANE: i32 = 2;
 export const COLLIDER_WORLD: i32 = 8;
+// avatars: floats per avatar, its [start, end) of joints, ext slots, colliders and centers
+export const AVATAR: i32 = 8;
+export const A_JOINTS: i32 = 0;
+export const A_SLOTS: i32 = 2;
+export const A_COLLIDERS: i32 = 4;
+export const A_CENTERS: i32 = 6;
 
 // @ts-ignore: decorator
 @inline export function f(base: usize, i: i32): f64 {

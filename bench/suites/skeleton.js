@@ -11,22 +11,21 @@
 //                                                on the same arrays (float64 maths, float32 out)
 //   read bones floor                             only reading every bone's position, quaternion and
 //                                                scale into an array: what any batch must do first
-// The SkeletonBatch and ForwardKinematics rows run on every backend and on 'simd×2', a solver of
-// this suite on 2 threads (issue 20: the kernel split by whole characters).
+// The SkeletonBatch and ForwardKinematics rows run on every backend and on 'simd×2', the threads
+// suite's solver on 2 threads (issue 20: the kernel split by whole characters).
 // Targets (issue 19): SkeletonBatch ≥ 8× three with the objects source, ≥ 20× with the group
 // source (checked on one thread and on 2); ForwardKinematics ≥ the plain-JS loop.
 import { readFileSync } from 'node:fs';
 import { Scene } from 'three';
-import { createSolver, ForwardKinematics } from '../../dist/index.js';
+import { ForwardKinematics } from '../../dist/index.js';
 import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js';
 import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
+import { threaded } from './threads.js'; // createSolver({ threads: 2 }), shared with the threads suite
 
 const SIZES = [1000];
 const THREADED = 'simd×2';
 const ALL = ['simd', 'wasm', 'js', THREADED];
 
-/** The suite's solver on 2 threads (its workers park between calls). */
-const threaded = await createSolver({ threads: 2, onFallback: 'silent' });
 /** The solver of a row: the run's solver of its backend, or the threaded one. */
 const solverOf = (solver, backend) => (backend === THREADED ? threaded : solver);
 const BVH = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');

@@ -17,8 +17,8 @@ const INERTIALIZER_N = CHARACTERS * BONES;
 const HALFLIFE = { uniform: 0.2, lo: 0.05, hi: 0.5 };
 const BACKENDS = ['simd', `simd×${THREADS}`];
 
-/** The threaded solver of the run, created with the suite (its workers park in Atomics.wait between calls). */
-const threaded = await createSolver({ threads: THREADS, memoryBytes: 256 * 1024 * 1024 });
+/** The threaded solver of the run, created with the suite (its workers park in Atomics.wait between calls; the vrm suite uses it too). */
+export const threaded = await createSolver({ threads: THREADS, memoryBytes: 256 * 1024 * 1024 });
 
 /** The solver of a row: the run's SIMD solver, or the threaded one. */
 const solverOf = (solver, backend) => (backend === 'simd' ? solver : threaded);

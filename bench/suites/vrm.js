@@ -4,7 +4,9 @@
 // is one frame: the crowd posed at the frame's time, then the spring bones.
 //   pose                         the posing alone (subtracted from the rows below)
 //   pose + three-vrm update      every manager.update(dt) (three-vrm 3.5, the baseline)
-//   pose + SpringBones.update    one bones.update(dt) for the whole crowd, three's objects read and written
+//   pose + SpringBones.update    one bones.update(dt) for the whole crowd, three's objects read and written;
+//                                at 100 avatars also on a createSolver({ threads: 2 }) solver (backend simd×2:
+//                                the kernel split by whole avatars, issue 20)
 //   pose + writes floor          only what any batched solver must do to three's objects: every joint's
 //                                quaternion, rotation, matrix and matrixWorld written from an array, and
 //                                the joints' other descendants' matrices (SpringBones' own pass): the
@@ -12,15 +14,43 @@
 // Targets (issue 17): SpringBones ≥ 10× three-vrm at 10 avatars and ≥ 12× at 100 (posing subtracted,
 // medians); and, not timed, the motion with fixedStep 1/60 at 30, 90, 120 and 240 Hz within 0.25× of
 // how much three-vrm's own runs at those rates differ from its 60 Hz run (95th percentile angle).
+// Informational (issue 20): simd×2 against simd at 100 avatars, never slower.
 import { buildCrowd } from '../../test/fixtures/vrm-avatars.js';
 import { rateIndependence } from '../../test/fixtures/vrm-rates.js';
 import { SpringBones } from '../../dist/vrm/index.js';
 import { MatrixPass, jointParent } from '../../dist/vrm/matrix-pass.js';
 import { DT } from './shared.js';
+import { threaded } from './threads.js'; // createSolver({ threads: 2 }), shared with the threads suite
 
 const SIZES = [10, 100];
 /** The SIMD solver of the run (kept by a task's setup), for the rate-independence check. */
 let simdSolver = null;
+
+const THREADS = 2;
+const THREADED = `simd×${THREADS}`;
+/** The solver of a row: the run's, or the threaded one. */
+const solverOf = (solver, backend) => (backend === THREADED ? threaded : solver);
+
+/**
+ * SpringBones updates on both SIMD solvers before the first threaded row: two wasm modules in one
+ * process make the library's call sites polymorphic, which costs whichever solver runs second
+ * (bench/suites/threads.js); warmed together, the rows compare the solvers, not their order.
+ */
+function warmBoth(solver) {
+  for (const s of [solver, threaded]) {
+    const c = crowd(2);
+    const bones = new SpringBones(
+      s,
+      c.avatars.map((a) => a.manager),
+    );
+    for (let i = 0; i < 300; i++) {
+      c.next();
+      bones.update(DT);
+    }
+    bones.dispose();
+  }
+}
+let warmed = false;
 
 /** A crowd posed frame after frame (t advances by DT each call). */
 function crowd(count) {
@@ -83,8 +113,12 @@ function task(kernel, n, backends, make) {
     budget: { reps: 1, time: n >= 100 ? 2500 : 1000, warmup: 300, minIterations: 20 },
     setup(solver, backend) {
       if (backend === 'simd') simdSolver = solver;
+      if (!warmed && backends.includes(THREADED)) {
+        warmBoth(solver);
+        warmed = true;
+      }
       const c = crowd(n);
-      const { call, dispose = () => {} } = make(c, solver);
+      const { call, dispose = () => {} } = make(c, solverOf(solver, backend));
       return {
         call: () => {
           c.next();
@@ -109,7 +143,7 @@ export default {
           for (const a of c.avatars) a.manager.update(DT);
         },
       })),
-      task('pose + SpringBones.update', n, ['simd', 'wasm', 'js'], (c, solver) => {
+      task('pose + SpringBones.update', n, n >= 100 ? ['simd', THREADED, 'wasm', 'js'] : ['simd', 'wasm', 'js'], (c, solver) => {
         const bones = new SpringBones(
           solver,
           c.avatars.map((a) => a.manager),
@@ -148,6 +182,15 @@ export default {
         );
       }
       if (floor) lines.push(`${n} avatars: writing the results into three alone (the floor) ${t.fmt(cost(floor))} µs per avatar`);
+      const one = row('pose + SpringBones.update');
+      const split = row('pose + SpringBones.update', THREADED);
+      if (one && split) {
+        const ran = threaded.threads === THREADS ? '' : ` (${threaded.threads} thread ran: ${threaded.threadsReason})`;
+        lines.push(
+          `${n} avatars, threads: ${THREADS}${ran}: SpringBones ${t.fmt(cost(split))} µs per avatar against one thread's ` +
+            `${t.fmt(cost(one))} µs (${t.fmt(cost(one) / cost(split))}×; with the posing ${t.fmt(one.nsPerElementP50 / split.nsPerElementP50)}×)`,
+        );
+      }
     }
     const rates = simdSolver ? rateIndependence(simdSolver) : [];
     for (const { hz, ratio, ours, theirs } of rates) {
@@ -161,5 +204,5 @@ export default {
     }
     return { header: 'vrm: spring bones per avatar (about 87 joints), one run', lines };
   },
-  settings: { sizes: SIZES, seed: 17, dt: DT },
+  settings: { sizes: SIZES, seed: 17, dt: DT, threads: THREADS },
 };

@@ -6,54 +6,66 @@
  */
 import type { Solver } from './solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
-import { springBonesStep, type SpringBoneArrays } from '../reference/spring-bones.js';
+import { N_ARGUMENT, perThread } from '../backends/wasm/threads/split.js';
+import { AVATAR, springBonesStep, type SpringBoneArrays } from '../reference/spring-bones.js';
 
-/** The sizes of one layout: joints, ext slots, colliders and centers. */
+/** The sizes of one layout: joints, ext slots, colliders, centers and avatars (rows of the avatar table). */
 export interface SpringBoneCounts {
   joints: number;
   slots: number;
   colliders: number;
   centers: number;
+  avatars: number;
 }
 
-/** One step of every joint: (dt, alpha) => void (see springBonesStep). */
-export function springBoneStep(solver: Solver, a: SpringBoneArrays, n: SpringBoneCounts): (dt: number, alpha: number) => void {
+/** Bytes of the kernel's scratch, one thread's: its 392 bytes in whole 64-byte lines. */
+const SCRATCH = 512;
+
+/** Floats of solver memory the kernel's scratch takes on `solver` (one scratch a thread). */
+export function springBoneScratchLength(solver: Solver): number {
+  return (SCRATCH / 4) * solver.threads;
+}
+
+/**
+ * One step of every joint: (dt, alpha) => void (see springBonesStep). On a threaded solver, a step
+ * of at least the kernel's split minimum (threads/thresholds.ts) is split by whole avatars (the
+ * rows of `avatars`), in chunks of any number of them: each avatar's joints run in order on one
+ * thread with that thread's `scratch`, and read and write nothing of another avatar, so the bits do
+ * not depend on the split.
+ */
+export function springBoneStep(
+  solver: Solver,
+  a: SpringBoneArrays & { avatars: Float64Array },
+  n: SpringBoneCounts,
+  scratch: Float32Array,
+): (dt: number, alpha: number) => void {
   if (solver.backend === 'js') return (dt, alpha) => springBonesStep(a, n.joints, n.slots, n.colliders, n.centers, dt, alpha);
-  const kernel = (solver as unknown as WasmSolver).rawKernels.springBonesStep;
-  const p = [a.setup, a.state, a.out, a.ext, a.extPrev, a.extStep, a.extInv, a.colliders, a.colliderWorld, a.colliderList, a.centers].map(
-    (array) => array.byteOffset,
-  );
-  const [setup, state, out, ext, extPrev, extStep, extInv, colliders, colliderWorld, colliderList, centers] = p as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
+  const wasm = solver as unknown as WasmSolver;
+  const kernel = wasm.rawKernels.springBonesStep as unknown as (...args: number[]) => void;
+  // (argument, its bytes per avatar: see threads/split.ts)
+  const layout: [number, number][] = [
+    ...[a.setup, a.state, a.out, a.ext, a.extPrev, a.extStep, a.extInv, a.colliders, a.colliderWorld, a.colliderList, a.centers].map(
+      (array): [number, number] => [array.byteOffset, 0],
+    ),
+    [a.avatars.byteOffset, 8 * AVATAR],
+    [n.avatars, N_ARGUMENT],
+    [scratch.byteOffset, perThread(SCRATCH)],
+    [0, 0], // dt
+    [1, 0], // alpha
   ];
-  return (dt, alpha) =>
-    kernel(
-      setup,
-      state,
-      out,
-      ext,
-      extPrev,
-      extStep,
-      extInv,
-      colliders,
-      colliderWorld,
-      colliderList,
-      centers,
-      n.joints,
-      n.slots,
-      n.colliders,
-      n.centers,
-      dt,
-      alpha,
-    );
+  const args = layout.map(([value]) => value);
+  const advances = layout.map(([, advance]) => advance);
+  const last = args.length - 1;
+  if (solver.threads === 1) {
+    return (dt, alpha) => {
+      args[last - 1] = dt;
+      args[last] = alpha;
+      kernel.apply(null, args);
+    };
+  }
+  return (dt, alpha) => {
+    args[last - 1] = dt;
+    args[last] = alpha;
+    wasm.callKernel('springBonesStep', kernel, args, n.avatars, advances, 1, 1);
+  };
 }

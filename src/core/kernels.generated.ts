@@ -653,14 +653,13 @@ declare namespace __AdaptedExports {
    * @param colliderWorld `usize`
    * @param colliderList `usize`
    * @param centers `usize`
-   * @param joints `i32`
-   * @param slots `i32`
-   * @param colliderCount `i32`
-   * @param centerCount `i32`
+   * @param avatars `usize`
+   * @param count `i32`
+   * @param scratch `usize`
    * @param dt `f64`
    * @param alpha `f64`
    */
-  export function springBonesStep(setup: number, state: number, out: number, ext: number, extPrev: number, extStep: number, extInv: number, colliders: number, colliderWorld: number, colliderList: number, centers: number, joints: number, slots: number, colliderCount: number, centerCount: number, dt: number, alpha: number): void;
+  export function springBonesStep(setup: number, state: number, out: number, ext: number, extPrev: number, extStep: number, extInv: number, colliders: number, colliderWorld: number, colliderList: number, centers: number, avatars: number, count: number, scratch: number, dt: number, alpha: number): void;
   /**
    * assembly/kernels/skeleton/forwardKinematics
    * @param parents `usize`

@@ -86,6 +86,18 @@ export const KIND_PLANE = 2;
 /** Floats per collider in world space for one step: the position, the capsule axis or plane normal, the axis's squared length. */
 export const COLLIDER_WORLD = 8;
 
+/**
+ * Floats per avatar of the kernel's avatar table: its joints, ext slots, colliders and centers, as
+ * [start, end) each. An avatar (one manager, or managers that share a slot, a collider or a joint)
+ * shares nothing with another, so the kernel may run avatars on different threads; this reference
+ * runs every joint in one pass (the same results: the avatars are independent).
+ */
+export const AVATAR = 8;
+export const A_JOINTS = 0;
+export const A_SLOTS = 2;
+export const A_COLLIDERS = 4;
+export const A_CENTERS = 6;
+
 /** The arrays of a SpringBones in solver memory (see the layout above). */
 export interface SpringBoneArrays {
   setup: FloatArray;

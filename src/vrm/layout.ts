@@ -15,6 +15,11 @@ import type {
 import { describe, show } from '../core/validate.js';
 import { NO_PARENT, jointParent, type ParentRef } from './matrix-pass.js';
 import {
+  AVATAR,
+  A_CENTERS,
+  A_COLLIDERS,
+  A_JOINTS,
+  A_SLOTS,
   COLLIDER,
   C_INSIDE,
   C_KIND,
@@ -85,6 +90,8 @@ export interface Layout {
   colliderList: number[];
   /** Per collider, COLLIDER floats. */
   colliderSetup: Float64Array;
+  /** Per avatar, AVATAR floats: its ranges of joints, slots, colliders and centers (see avatarTable). */
+  avatars: Float64Array;
   /** Objects whose matrixWorld must be current before the kernel reads the slots, parents first. */
   before: Pass;
   /** Non-joint descendants of joint bones (not below another joint's bone), updated after the joints as three-vrm does. */
@@ -157,11 +164,25 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
   // three-vrm's own order, manager by manager (VRMSpringBoneManager._sortJoints): every joint after the joints on
   // the ancestors of its dependencies (its bone's parent and its colliders), depth first; a circle warns, as there
   const entryOf = new Map(entries.map((entry, i) => [entry.joint, i]));
-  const order = managers.flatMap((manager, m) => threeVrmOrder(manager, m, entryOf));
+  const order: number[] = [];
+  const managerAt: number[] = []; // the manager of each joint in this order
+  managers.forEach((manager, m) => {
+    for (const e of threeVrmOrder(manager, m, entryOf)) {
+      order.push(e);
+      managerAt.push(m);
+    }
+  });
+  // joined[m]: managers m − 1 and m are in one avatar, since managers from one to the other share something
+  const joined = new Uint8Array(managers.length);
+  const join = (a: number, b: number): void => {
+    joined.fill(1, Math.min(a, b) + 1, Math.max(a, b) + 1);
+  };
+  let current = 0; // the manager of the joint being laid out
   // the joint whose output is a bone's final matrix: the last one on it in this order
   const lastOnBone = new Map<Object3D, number>(order.map((e, j) => [entries[e]!.joint.bone, j]));
 
   const slots: Slot[] = [];
+  const slotManager: number[] = [];
   const worldSlot = new Map<Object3D, number>();
   const slotOf = (object: Object3D): number => {
     let s = worldSlot.get(object);
@@ -169,16 +190,25 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
       s = slots.length;
       slots.push({ kind: 'world', object });
       worldSlot.set(object, s);
+      slotManager.push(current);
     }
+    join(current, slotManager[s]!);
     return s;
   };
+  const linkSlot = (objects: Object3D[]): number => {
+    slotManager.push(current);
+    return slots.push({ kind: 'link', objects }) - 1;
+  };
   const colliders: VRMSpringBoneCollider[] = [];
+  const colliderManager: number[] = [];
   const colliderIndex = new Map<VRMSpringBoneCollider, number>();
   const colliderSetup: number[] = [];
   const centers: number[] = [];
   const colliderList: number[] = [];
   const setup = new Float64Array(SETUP * entries.length);
   const looseChildren: { index: number; child: Object3D }[] = [];
+  // the slots, colliders and centers laid out before each joint (an avatar's ranges start there)
+  const laidBefore: number[][] = [];
 
   // every joint checked in the managers' order (so that an error names the first bad joint a user would find)
   const floats = entries.map(({ joint, m, k }) => jointFloats(method, jointName(m, k, joint), joint, boneIndex));
@@ -186,8 +216,11 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     const { joint } = entries[e]!;
     const s = SETUP * j;
     const bone = joint.bone;
+    current = managerAt[j]!;
+    laidBefore.push([slots.length, colliders.length, centers.length]);
     setup.set(floats[e]!, s);
     setup[s + S_CHILD_JOINT] = joint.child ? (lastOnBone.get(joint.child) ?? -1) : -1;
+    if (setup[s + S_CHILD_JOINT]! >= 0) join(current, managerAt[setup[s + S_CHILD_JOINT]!]!);
     // the parent: the last joint on the nearest joint bone above, times the locals in between; or the bone's parent's matrixWorld
     const above = jointAncestor(bone, boneIndex, false);
     if (above === null) {
@@ -195,9 +228,10 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
       setup[s + S_PARENT_SLOT] = bone.parent === null ? -1 : slotOf(bone.parent);
     } else {
       setup[s + S_PARENT_JOINT] = lastOnBone.get(above)!;
+      join(current, managerAt[lastOnBone.get(above)!]!);
       const between: Object3D[] = [];
       for (let node = bone.parent; node !== above; node = node!.parent) between.unshift(node!);
-      setup[s + S_PARENT_SLOT] = between.length === 0 ? -1 : slots.push({ kind: 'link', objects: between }) - 1;
+      setup[s + S_PARENT_SLOT] = between.length === 0 ? -1 : linkSlot(between);
     }
     const center = joint.center;
     setup[s + S_CENTER] = -1;
@@ -221,12 +255,15 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
           else {
             const between: Object3D[] = [];
             for (let node: Object3D | null = collider; node !== owner; node = node!.parent) between.unshift(node!);
-            colliderSetup[COLLIDER * index + C_SLOT] = slots.push({ kind: 'link', objects: between }) - 1;
+            colliderSetup[COLLIDER * index + C_SLOT] = linkSlot(between);
+            join(current, managerAt[lastOnBone.get(owner)!]!);
           }
           colliderSetup[COLLIDER * index + C_OWNER] = owner === null ? -1 : lastOnBone.get(owner)!;
           colliders.push(collider);
+          colliderManager.push(current);
           colliderIndex.set(collider, index);
         }
+        join(current, colliderManager[index]!);
         colliderList.push(index);
       }
     }
@@ -251,11 +288,37 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     setup,
     colliderList,
     colliderSetup: Float64Array.from(colliderSetup),
+    avatars: avatarTable(managerAt, joined, laidBefore, [slots.length, colliders.length, centers.length]),
     before,
     after: objectsAfter(joints, boneIndex, (bone) => lastOnBone.get(bone)!),
     slotObjects: slots.map((slot) => (slot.kind === 'world' ? before.objects.indexOf(slot.object) : -1)),
     looseChildren,
   };
+}
+
+/**
+ * The avatar table (AVATAR floats an avatar): each run of managers that share nothing with the
+ * managers around it (`joined`) is an avatar, its joints' range and the slots, colliders and
+ * centers laid out with them (`before[j]`: their counts before joint j; `total`: after the last).
+ * What a joint reads of another avatar would be a slot, a collider or a joint of it, so the avatars'
+ * ranges are disjoint and each avatar's step reads and writes only its own.
+ */
+function avatarTable(managerAt: readonly number[], joined: Uint8Array, before: readonly number[][], total: number[]): Float64Array {
+  // the first joint of each avatar: a joint of another manager, none of the managers from the last one to it joined
+  const starts: number[] = [];
+  managerAt.forEach((m, j) => {
+    if (j === 0 || (m !== managerAt[j - 1] && !joined.subarray(managerAt[j - 1]! + 1, m + 1).includes(1))) starts.push(j);
+  });
+  const table = new Float64Array(AVATAR * starts.length);
+  starts.forEach((j, a) => {
+    const end = starts[a + 1] ?? managerAt.length;
+    const [from, to] = [before[j]!, before[end] ?? total];
+    table.set([j, end], AVATAR * a + A_JOINTS);
+    table.set([from[0]!, to[0]!], AVATAR * a + A_SLOTS);
+    table.set([from[1]!, to[1]!], AVATAR * a + A_COLLIDERS);
+    table.set([from[2]!, to[2]!], AVATAR * a + A_CENTERS);
+  });
+  return table;
 }
 
 /** Managers already warned of a circular dependency (once each, as three-vrm's own warning). */

@@ -6,13 +6,14 @@
 import type { Euler, Object3D, Quaternion } from 'three';
 import type { SpringBoneManager as VRMSpringBoneManager } from './types.js';
 import { SolverBase, type Solver } from '../api/solver.js';
-import { springBoneStep } from '../api/spring-bone-kernel.js';
+import { springBoneScratchLength, springBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { warnLargeDt } from '../core/dt.js';
 import { MatrixPass } from './matrix-pass.js';
 import type { EulerFields, QuaternionFields } from '../three/object-writes.js';
 import {
+  AVATAR,
   COLLIDER,
   COLLIDER_WORLD,
   EXT,
@@ -81,6 +82,7 @@ const ARRAY_NAMES = [
   'colliderWorld',
   'colliderList',
   'centers',
+  'avatars',
 ] as const;
 
 /** The float64 arrays of the kernel (src/reference/spring-bones.ts), views of solver memory. */
@@ -491,6 +493,7 @@ export class SpringBones {
       slots: layout.slots.length,
       colliders: layout.colliders.length,
       centers: layout.centers.length,
+      avatars: layout.avatars.length / AVATAR,
     };
     const lengths = {
       setup: SETUP * counts.joints,
@@ -504,6 +507,7 @@ export class SpringBones {
       colliderWorld: COLLIDER_WORLD * counts.colliders,
       colliderList: layout.colliderList.length,
       centers: counts.centers,
+      avatars: layout.avatars.length,
     };
     const arrays = {} as Arrays;
     const blocks: Float32Array[] = [];
@@ -513,6 +517,7 @@ export class SpringBones {
         blocks.push(block);
         arrays[name] = new Float64Array(block.buffer, block.byteOffset, block.length / 2);
       }
+      blocks.push(this.solver.alloc(springBoneScratchLength(this.solver))); // the kernel's scratch
     } catch (error) {
       this.free(blocks);
       throw error;
@@ -521,6 +526,7 @@ export class SpringBones {
     arrays.colliders.set(layout.colliderSetup);
     arrays.colliderList.set(layout.colliderList);
     arrays.centers.set(layout.centers);
+    arrays.avatars.set(layout.avatars);
     // a collider below a joint bone is moved to world space after its joint's step: until then (a joint before its
     // owner, in a circle) it is where three-vrm last left it, its colliderMatrix (translation at the shape's offset)
     layout.colliders.forEach((collider, c) => {
@@ -563,7 +569,7 @@ export class SpringBones {
     };
     this.watch([...bones, ...layout.before.objects]);
     this.managerList.splice(0, this.managerList.length, ...managers);
-    this.step = springBoneStep(this.solver, arrays, counts);
+    this.step = springBoneStep(this.solver, arrays, counts, blocks[blocks.length - 1]!);
     this.primed = false;
     this.simulated = null;
   }

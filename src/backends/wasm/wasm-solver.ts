@@ -159,7 +159,8 @@ export class WasmSolver extends SolverBase {
   /**
    * Calls kernel export `name` (`fn`, unwrapped) with `args`, laid out as `advances` says
    * (threads/split.ts): split over the threads when the solver has them and the call is large
-   * enough, in chunks of at least `minChunk` elements (split.ts's MIN_CHUNK unless given). @internal
+   * enough, in chunks of at least `minChunk` elements (split.ts's MIN_CHUNK unless given), whole
+   * blocks of `align` (split.ts's ALIGN unless given). @internal
    */
   callKernel(
     name: string,
@@ -168,8 +169,9 @@ export class WasmSolver extends SolverBase {
     n: number,
     advances: readonly number[],
     minChunk?: number,
+    align?: number,
   ): void {
-    if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances, minChunk);
+    if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances, minChunk, align);
     else fn.apply(null, args);
   }
 

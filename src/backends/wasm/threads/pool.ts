@@ -95,13 +95,20 @@ export class ThreadPool {
    * chunks of whole blocks (split.ts) that the threads claim: `advances[i]` is argument i's bytes
    * per element (0 for a number, N_ARGUMENT for the element count, PARAM_POINTER for a parameter's
    * pointer, perThread(bytes) for a scratch of each thread; see split.ts), in chunks of at least
-   * `minChunk` elements. Returns the sum of the chunks' results.
+   * `minChunk` elements, whole blocks of `align`. Returns the sum of the chunks' results.
    */
-  run(job: number, fn: (...args: number[]) => unknown, args: number[], advances: readonly number[], minChunk?: number): number {
+  run(
+    job: number,
+    fn: (...args: number[]) => unknown,
+    args: number[],
+    advances: readonly number[],
+    minChunk?: number,
+    align?: number,
+  ): number {
     this.splitCalls++;
     const control = this.control;
     const n = args[advances.indexOf(N_ARGUMENT)]!;
-    const chunk = chunkOf(n, this.threads, minChunk);
+    const chunk = chunkOf(n, this.threads, minChunk, align);
     const chunks = Math.ceil(n / chunk);
     // No worker may still be reading the previous call while this one is written.
     for (let spins = 1; Atomics.compareExchange(control, ACTIVE, 0, LOCKED) !== 0; spins++) {

@@ -35,11 +35,12 @@ export const CHUNKS_PER_THREAD = 4;
 export const MIN_CHUNK = 256;
 
 /**
- * The elements of each chunk of n over `threads` threads: whole blocks, the last chunk the
+ * The elements of each chunk of n over `threads` threads: whole blocks of `align` elements (ALIGN,
+ * or 1 for a kernel whose elements run alone, as the spring bones' avatars), the last chunk the
  * remainder, at least `minChunk` (MIN_CHUNK, or less for a kernel whose element costs microseconds).
  */
-export function chunkOf(n: number, threads: number, minChunk = MIN_CHUNK): number {
-  return Math.max(minChunk, Math.ceil(n / (threads * CHUNKS_PER_THREAD * ALIGN)) * ALIGN);
+export function chunkOf(n: number, threads: number, minChunk = MIN_CHUNK, align = ALIGN): number {
+  return Math.max(minChunk, Math.ceil(n / (threads * CHUNKS_PER_THREAD * align)) * align);
 }
 
 /**

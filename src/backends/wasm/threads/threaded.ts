@@ -52,12 +52,13 @@ export class Threading {
   /**
    * Runs `fn`, the calling thread's export `kernel`, over `args` (layout `advances`, see split.ts)
    * split over the threads (the caller checked `splits`), in chunks of at least `minChunk`
-   * elements (split.ts's MIN_CHUNK unless given). Returns the sum of the chunks' results.
+   * elements (split.ts's MIN_CHUNK unless given), whole blocks of `align` (split.ts's ALIGN unless
+   * given). Returns the sum of the chunks' results.
    */
-  split(kernel: string, fn: Fn, args: number[], advances: readonly number[], minChunk?: number): number {
+  split(kernel: string, fn: Fn, args: number[], advances: readonly number[], minChunk?: number, align?: number): number {
     const job = this.pool.job(kernel);
     if (job < 0) return fn.apply(null, args);
-    return this.pool.run(job, fn, args, advances, minChunk);
+    return this.pool.run(job, fn, args, advances, minChunk, align);
   }
 
   /**

@@ -1,0 +1,175 @@
+/**
+ * SpringBones on a threaded solver (issue 20): the kernel is split by whole avatars (each avatar's
+ * joints in order on one thread, with that thread's scratch), so its results must be the
+ * single-thread SIMD solver's bit for bit, with the caller and a worker sharing the avatars and
+ * with every avatar on the workers. The crowd mixes the procedural avatars (80–100 joints, colliders
+ * of every kind, half the chains in a moving center, teleports), a one-chain manager, and an avatar
+ * whose joints are split over two managers that share slots and colliders (one avatar of the
+ * kernel's table). Node only: workers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Object3D } from 'three';
+import { VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
+import { createSolver, type Solver } from '../../dist/index.js';
+import { SpringBones, type SpringBonesOptions } from '../../dist/vrm/index.js';
+import { buildAvatar, buildCrowd, type Avatar } from '../fixtures/vrm-avatars.js';
+import { CHUNKS } from '../../dist/backends/wasm/threads/layout.js';
+
+/** How many calls the solver's workers have shared (0 on one thread). */
+function splitCalls(solver: Solver): number {
+  return (solver as unknown as { threading: { pool: { splitCalls: number } } | null }).threading?.pool.splitCalls ?? 0;
+}
+
+/** The chunks of the solver's last split call. */
+function lastChunks(solver: Solver): number {
+  return (solver as unknown as { threading: { pool: { control: Int32Array } } }).threading.pool.control[CHUNKS]!;
+}
+
+/** The kernel's avatar table of a SpringBones: per avatar, its [start, end) of joints, slots, colliders, centers. */
+function avatarTable(bones: SpringBones): number[][] {
+  const table = (bones as unknown as { layout: { avatars: Float64Array } }).layout.avatars;
+  return Array.from({ length: table.length / 8 }, (_, a) => Array.from(table.subarray(8 * a, 8 * a + 8)));
+}
+
+/** A manager of some of `avatar`'s joints (three-vrm sorts them itself). */
+function managerOf(joints: Avatar['joints']): VRMSpringBoneManager {
+  const manager = new VRMSpringBoneManager();
+  for (const joint of joints) manager.addJoint(joint);
+  return manager;
+}
+
+/**
+ * The scene: a crowd of 7 procedural avatars, then avatar 8 as two managers (its chains split in
+ * two halves, which share colliders and parents' slots) and one chain of avatar 9 alone.
+ */
+function world(): { managers: VRMSpringBoneManager[]; roots: Object3D[]; pose: (t: number) => void } {
+  const crowd = buildCrowd({ count: 7, seed: 5 });
+  const split = buildAvatar({ seed: 8 });
+  const small = buildAvatar({ seed: 9 });
+  for (const a of [split, small]) {
+    crowd.scene.add(a.root);
+    a.pose(0);
+    a.root.updateMatrixWorld(true);
+    a.manager.reset();
+  }
+  const half = Math.ceil(split.chains.length / 2);
+  const managers = [
+    ...crowd.avatars.map((a) => a.manager),
+    managerOf(split.chains.slice(0, half).flatMap((c) => c.joints)),
+    managerOf(split.chains.slice(half).flatMap((c) => c.joints)),
+    managerOf(small.chains[0]!.joints),
+  ];
+  return {
+    managers,
+    roots: [...crowd.avatars, split, small].map((a) => a.root),
+    pose: (t) => {
+      crowd.pose(t);
+      split.pose(t);
+      small.pose(t);
+    },
+  };
+}
+
+/** The bits of every object's quaternion, matrix and matrixWorld below `roots`. */
+function bits(roots: Object3D[]): Uint32Array {
+  const values: number[] = [];
+  for (const root of roots) {
+    root.traverse((o) => {
+      values.push(...o.quaternion.toArray(), ...o.matrix.elements, ...o.matrixWorld.elements);
+    });
+  }
+  return new Uint32Array(Float64Array.from(values).buffer);
+}
+
+/** A frame's dt: 1/60, then varying in [1/144, 1/30] (with fixedStep 1/60: steps at alpha < 1, and updates without a step). */
+function frameDt(f: number): number {
+  return f < 20 ? 1 / 60 : 1 / 144 + (((f * 7919) % 1000) / 1000) * (1 / 30 - 1 / 144);
+}
+
+/** The bits after each of `frames` frames of the scene on `solver`. */
+function run(solver: Solver, frames: number, options: SpringBonesOptions = {}): Uint32Array[] {
+  const scene = world();
+  const bones = new SpringBones(solver, scene.managers, options);
+  const out: Uint32Array[] = [];
+  let t = 0;
+  for (let f = 0; f < frames; f++) {
+    const dt = frameDt(f);
+    t += dt;
+    scene.pose(t);
+    bones.update(dt);
+    out.push(bits(scene.roots));
+  }
+  bones.dispose();
+  return out;
+}
+
+let single: Solver;
+let threaded: Solver;
+/** Every avatar run by the workers: their path, whatever the timing. */
+let workersOnly: Solver;
+
+beforeAll(async () => {
+  single = await createSolver({ backend: 'simd' });
+  threaded = await createSolver({ threads: 2, splitEverything: true });
+  workersOnly = await createSolver({ threads: 3, splitEverything: 'workers' });
+});
+
+afterAll(() => {
+  single.dispose();
+  threaded.dispose();
+  workersOnly.dispose();
+});
+
+describe('SpringBones on a threaded solver, split by whole avatars', () => {
+  it('lays out one avatar per manager, and one for managers that share slots and colliders', () => {
+    const scene = world();
+    const bones = new SpringBones(single, scene.managers);
+    const table = avatarTable(bones);
+    expect(table.length).toBe(9); // 7 + the split avatar's two managers as one + the one-chain manager
+    // the ranges follow each other and cover every joint, slot, collider and center
+    const layout = (bones as unknown as { layout: { slots: unknown[]; colliders: unknown[]; centers: unknown[] } }).layout;
+    const totals = [bones.jointCount, layout.slots.length, layout.colliders.length, layout.centers.length];
+    for (let r = 0; r < 4; r++) {
+      expect(table[0]![2 * r]).toBe(0);
+      for (let a = 1; a < table.length; a++) expect(table[a]![2 * r]).toBe(table[a - 1]![2 * r + 1]);
+      expect(table.at(-1)![2 * r + 1]).toBe(totals[r]);
+    }
+    // the split avatar's row holds both its managers' joints; the avatars differ in size
+    expect(table[7]![1]! - table[7]![0]!).toBe([...scene.managers[7]!.joints, ...scene.managers[8]!.joints].length);
+    expect(table[8]![1]! - table[8]![0]!).toBe(scene.managers[9]!.joints.size);
+    bones.dispose();
+  });
+
+  it('joins managers that share a collider, and every manager between them', () => {
+    const scene = world();
+    // avatar 1's first joint also collides with avatar 4's colliders: avatars 1 to 4 become one
+    const [first] = scene.managers[1]!.joints;
+    const other = [...scene.managers[4]!.joints].find((joint) => joint.colliderGroups.length > 0)!;
+    first!.colliderGroups = [...first!.colliderGroups, ...other.colliderGroups];
+    const bones = new SpringBones(single, scene.managers);
+    const table = avatarTable(bones);
+    expect(table.length).toBe(6);
+    expect(table[1]![1]! - table[1]![0]!).toBe(scene.managers.slice(1, 5).reduce((n, m) => n + m.joints.size, 0));
+    bones.dispose();
+  });
+
+  const FRAMES = 40;
+  for (const [name, options] of [
+    ['one step a frame', {}],
+    ['fixedStep 1/60 (slots interpolated, alpha < 1)', { fixedStep: 1 / 60 }],
+  ] as const) {
+    it(`gives the single-thread SIMD solver's bits over ${FRAMES} frames: ${name}`, () => {
+      const expected = run(single, FRAMES, options);
+      for (const solver of [threaded, workersOnly]) {
+        expect(solver.threads).toBeGreaterThan(1);
+        const before = splitCalls(solver);
+        const got = run(solver, FRAMES, options);
+        const first = got.findIndex((frame, f) => !frame.every((b, i) => b === expected[f]![i]));
+        expect(first, `threads ${solver.threads}: first frame that differs`).toBe(-1);
+        expect(splitCalls(solver) - before).toBeGreaterThanOrEqual(FRAMES);
+        // chunks of whole avatars, not of 16-element blocks: 9 avatars make 5 chunks of 2 on 2 threads, 9 of 1 on 3
+        expect(lastChunks(solver)).toBe(solver.threads === 2 ? 5 : 9);
+      }
+    });
+  }
+});
