@@ -187,10 +187,11 @@ describe('3D page', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it('offers the crowd a threads control only where the page is cross-origin isolated, and runs the crowd on 2 threads', async () => {
+  it('offers the crowd and the spring bones a threads control only where the page is cross-origin isolated, and runs both on 2 threads', async () => {
     // Served without COOP/COEP (the other tests' server): no control.
     const plain = await open('three.html?crowd=200&avatars=5');
     expect(await plain.page.locator('#threads').count()).toBe(0);
+    expect(await plain.page.locator('#spring-threads').count()).toBe(0);
     await plain.page.context().close();
     expect(plain.errors).toEqual([]);
     // Served with them, as the dev server does (demo/site/vite.config.ts): the control, and a crowd on 2 threads.
@@ -208,6 +209,14 @@ describe('3D page', () => {
       await expect
         .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 30_000 })
         .toMatch(/'simd ×2' backend, .* solver work \(mixers, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
+      // the spring-bones section: SpringBones on a solver of 2 threads (its kernel split by avatars), timed
+      await watched.page.locator('#spring-canvas').scrollIntoViewIfNeeded();
+      await watched.page.selectOption('#spring-mode', 'springbones');
+      await watched.page.selectOption('#spring-threads', '2');
+      await expect.poll(() => watched.page.evaluate(() => window.springBonesDemo!.threads()), { timeout: 30_000 }).toBe(2);
+      await expect
+        .poll(() => watched.page.textContent('#spring-stats'), { timeout: 30_000 })
+        .toMatch(/SpringBones on 2 threads \d+\.\d+ ms/);
       await watched.page.context().close();
       expect(watched.errors).toEqual([]);
       expect(watched.warnings).toEqual([]);

@@ -74,6 +74,8 @@ export interface SpringBonesDemoHook {
   /** Hz: the simulation rate. */
   rate(): number;
   fixedStep(): boolean;
+  /** The threads SpringBones runs on (more than 1 only on a cross-origin-isolated page). */
+  threads(): number;
   /** The smoothed ms of one update of the crowd's spring bones in each mode; NaN until that mode ran. */
   msThreeVrm(): number;
   msSpringBones(): number;

@@ -205,10 +205,11 @@ async function main(): Promise<void> {
  * first time it runs (the section is seen) and writes the section's stats.
  */
 async function mountSpringBones(initialCount: number): Promise<(dt: number) => void> {
+  let solver = await createSolver();
   const section = new SpringBonesSection(
     document.getElementById('spring-canvas') as HTMLCanvasElement,
     document.getElementById('spring-trace')!,
-    await createSolver(),
+    solver,
   );
   let count = initialCount;
   let built = false;
@@ -256,6 +257,29 @@ async function mountSpringBones(initialCount: number): Promise<(dt: number) => v
     String(section.rate),
     (v) => section.setRate(Number(v)),
   );
+  if (globalThis.crossOriginIsolated === true) {
+    // SpringBones on another solver: its kernel split by whole avatars over the threads
+    select(
+      'spring-threads',
+      'SpringBones on',
+      [
+        ['1', '1 thread'],
+        ['2', '2 threads'],
+        ['auto', `auto (${navigator.hardwareConcurrency} cores, at most 8)`],
+      ],
+      '1',
+      (v) => {
+        void createSolver({ threads: v === 'auto' ? 'auto' : Number(v) })
+          .then((next) => {
+            const old = solver;
+            solver = next;
+            section.setSolver(next);
+            old.dispose();
+          })
+          .catch(showError);
+      },
+    );
+  }
   const fixed = document.createElement('label');
   const checkbox = document.createElement('input');
   checkbox.type = 'checkbox';
@@ -281,6 +305,7 @@ async function mountSpringBones(initialCount: number): Promise<(dt: number) => v
     mode: () => section.mode,
     rate: () => section.rate,
     fixedStep: () => section.fixedStep,
+    threads: () => section.threads,
     msThreeVrm: () => section.ms['three-vrm'],
     msSpringBones: () => section.ms.springbones,
     trace: () => section.trace(),
@@ -301,7 +326,7 @@ async function mountSpringBones(initialCount: number): Promise<(dt: number) => v
     stats.textContent =
       `${section.avatarCount} avatars, ${section.jointCount.toLocaleString('en')} spring joints, simulated at ${section.rate} Hz ` +
       `(${section.updatesPerFrame.toFixed(1)} updates per drawn frame${section.behind ? ', slower than real time' : ''}) · ` +
-      `spring bones, ms per frame: three-vrm ${ms(slow)}, SpringBones ${ms(fast)}${ratio} · running: ` +
+      `spring bones, ms per frame: three-vrm ${ms(slow)}, SpringBones${section.threads > 1 ? ` on ${section.threads} threads` : ''} ${ms(fast)}${ratio} · running: ` +
       (section.mode === 'three-vrm' ? 'three-vrm' : `SpringBones${section.fixedStep ? ' with fixedStep 1/60' : ''}`);
     const trace = section.trace();
     traceStats.textContent =

@@ -167,7 +167,7 @@ export class SpringBonesSection {
   constructor(
     private readonly canvas: HTMLCanvasElement,
     chart: HTMLElement,
-    private readonly solver: Solver,
+    private solver: Solver,
   ) {
     this.renderer = new WebGLRenderer({ canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
@@ -272,6 +272,25 @@ export class SpringBonesSection {
   setRate(rate: number): void {
     this.rate = rate;
     this.pending = 0;
+    this.restartTrace();
+  }
+
+  /** The threads SpringBones runs on (its solver's). */
+  get threads(): number {
+    return this.solver.threads;
+  }
+
+  /**
+   * SpringBones on another solver (another thread count): the joints' state carries on, SpringBones' time is
+   * measured again. The caller disposes the old solver after.
+   */
+  setSolver(solver: Solver): void {
+    this.solver = solver;
+    this.ms.springbones = Number.NaN;
+    if (this.mode === 'springbones') {
+      this.detach();
+      this.attach();
+    }
     this.restartTrace();
   }
 
