@@ -141,7 +141,16 @@ const FAMILIES = [
     },
   },
   {
-    family: 'springStrided, items of 4 every 8 floats, critical (elements: floats; widths other than 3 only)',
+    family: 'springStrided, items of 3 every 16 floats (the translations of instance matrices: SIMD groups of 4; elements: items)',
+    kernel: 'springStrided3',
+    make(s, n) {
+      const [x, v, g] = [filled(s, 16 * n, -1, 1, 1), filled(s, 3 * n, -1, 1, 2), filled(s, 3 * n, -1, 1, 3)];
+      const items = { x: { array: x, offset: 12, stride: 16 }, v: { array: v }, g: { array: g }, width: 3, count: n };
+      return { call: () => springStrided(s, items, { halflife: 0.2 }, DT), arrays: [x, v, g] };
+    },
+  },
+  {
+    family: 'springStrided, items of 4 every 8 floats, critical (elements: floats; widths other than 3)',
     kernel: 'springStrided',
     make(s, n) {
       const count = n / 4;

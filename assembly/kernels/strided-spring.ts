@@ -9,23 +9,26 @@
 // as three f32x4 of the packed layout: a packed operand (stride 3) is loaded as is; a strided
 // one is gathered with one 16-byte load per item (its 4th float ignored) and three shuffles,
 // and scattered back with lane stores of exactly its 3 floats, so nothing outside the items is
-// written. Groups whose 16-byte loads could reach past an operand's last item, and other
-// widths, run the scalar float64 loop (measurements: docs/DECISIONS.md, "Strided springs").
+// written. Groups whose 16-byte loads could reach past an operand's readable end (xEnd … qEnd:
+// the byte after the last float of the operand's items in the whole call; a threaded solver's
+// chunk keeps the whole call's ends, so its groups are those of one call), and other widths, run
+// the scalar float64 loop (measurements: docs/DECISIONS.md, "Strided springs").
 import { springTransition, xx, xv, xq, vx, vv, vq } from '../spring/transition';
 import { stiffnessOf, dampingOf } from '../spring/params';
 
 export function springStrided(
   x: usize, xStride: i32, v: usize, vStride: i32, g: usize, gStride: i32, q: usize, qStride: i32,
   n: i32, width: i32, mode: i32, p0: f64, p1: f64, dt: f64,
+  xEnd: usize, vEnd: usize, gEnd: usize, qEnd: usize,
 ): void {
   if (dt == 0 || n <= 0) return;
   springTransition(stiffnessOf(mode, p0, p1), dampingOf(mode, p0, p1), dt);
   let i = 0;
   if (ASC_FEATURE_SIMD) {
     if (width == 3) {
-      let m = min(gatherItems(n, xStride), groupItems(n, vStride));
-      if (g) m = min(m, groupItems(n, gStride));
-      if (q) m = min(m, groupItems(n, qStride));
+      let m = min(gatherItems(n, x, xStride, xEnd), groupItems(n, v, vStride, vEnd));
+      if (g) m = min(m, groupItems(n, g, gStride, gEnd));
+      if (q) m = min(m, groupItems(n, q, qStride, qEnd));
       // One loop per layout, so its body has no branch: the zero-copy case (x strided; v and g
       // packed; no q), the same with q, and any layout.
       if (vStride == 3 && g && gStride == 3 && (!q || qStride == 3)) {
@@ -107,20 +110,19 @@ export function springStrided(
 }
 
 /**
- * Items 0 … k−1 of an operand of 3-float items whose 16-byte gather loads stay inside the
- * operand's span [0, (n − 1)·stride + 3).
+ * Items 0 … k−1 (at most n) of an operand of 3-float items at p whose 16-byte gather loads end
+ * at or before the byte `end`.
  */
 // @ts-ignore: decorator
-@inline function gatherItems(n: i32, stride: i32): i32 {
-  const room = <i64>(n - 1) * <i64>stride - 1;
-  if (room < 0) return 0;
-  return <i32>min<i64>(<i64>n, room / <i64>stride + 1);
+@inline function gatherItems(n: i32, p: usize, stride: i32, end: usize): i32 {
+  if (end < p + 16) return 0;
+  return <i32>min<i64>(<i64>n, <i64>((end - p - 16) / (<usize>stride << 2)) + 1);
 }
 
-/** gatherItems, or all n for a packed operand (stride 3, loaded as is). */
+/** gatherItems, or all n for a packed operand (stride 3, loaded as is: whole groups of 48 bytes). */
 // @ts-ignore: decorator
-@inline function groupItems(n: i32, stride: i32): i32 {
-  return stride == 3 ? n : gatherItems(n, stride);
+@inline function groupItems(n: i32, p: usize, stride: i32, end: usize): i32 {
+  return stride == 3 ? n : gatherItems(n, p, stride, end);
 }
 
 // Items i … i+3 of 3 floats as the packed layout [a0 a1 a2 b0] [b1 b2 c0 c1] [c2 d0 d1 d2]:

@@ -136,17 +136,20 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   const [gs, qs] = [g?.stride ?? 0, q?.stride ?? 0];
   const wasm = solver as unknown as WasmSolver;
   const kernels = wasm.rawKernels;
-  // Split on a threaded solver only for widths other than 3: every item then runs the scalar loop.
-  // Items of 3 floats run in groups of 4 up to the last item whose 16-byte loads stay inside each
-  // operand (the last item never does), so a chunk would send its last group to the scalar loop,
-  // with other bits than the SIMD group it is in one call (assembly/kernels/strided-spring.ts).
+  // Each operand's readable end (its items' last float, in the whole call): items of 3 floats run in
+  // groups of 4 up to the last item whose 16-byte loads stay before it (assembly/kernels/strided-spring.ts),
+  // and a threaded solver's chunks keep these ends, so their groups are those of one call.
+  const end = (p: number, o: StridedOperand | null) => (o && count > 0 ? p + 4 * ((count - 1) * o.stride + width) : 0);
+  const [ex, ev, eg, eq] = [end(px, x), end(pv, v), end(pg, g), end(pq, q)];
   // (the count is fixed: a call too small to split calls the export itself; the minimum is in springs, floats)
-  if (width === 3 || !wasm.splits('springStrided', count * width))
-    return (mode, p0, p1, dt) => kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt);
+  // (items of 3 run the SIMD groups, much cheaper a float than the scalar loop: their own minimum, in items)
+  if (width === 3 ? !wasm.splits('springStrided3', count) : !wasm.splits('springStrided', count * width))
+    return (mode, p0, p1, dt) =>
+      kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt, ex, ev, eg, eq);
   const fn = kernels.springStrided as unknown as (...args: number[]) => number;
-  const args = [px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, 0, 0, 0, 0];
-  // (bytes an item of each argument: threads/split.ts; pointers 0, no goal, stay 0)
-  const advances = [4 * x.stride, 0, 4 * v.stride, 0, 4 * gs, 0, 4 * qs, 0, N_ARGUMENT, 0, 0, 0, 0, 0];
+  const args = [px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, 0, 0, 0, 0, ex, ev, eg, eq];
+  // (bytes an item of each argument: threads/split.ts; pointers 0, no goal, stay 0; the ends stay)
+  const advances = [4 * x.stride, 0, 4 * v.stride, 0, 4 * gs, 0, 4 * qs, 0, N_ARGUMENT, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   return (mode, p0, p1, dt) => {
     args[10] = mode;
     args[11] = p0;

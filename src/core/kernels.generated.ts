@@ -579,8 +579,12 @@ declare namespace __AdaptedExports {
    * @param p0 `f64`
    * @param p1 `f64`
    * @param dt `f64`
+   * @param xEnd `usize`
+   * @param vEnd `usize`
+   * @param gEnd `usize`
+   * @param qEnd `usize`
    */
-  export function springStrided(x: number, xStride: number, v: number, vStride: number, g: number, gStride: number, q: number, qStride: number, n: number, width: number, mode: number, p0: number, p1: number, dt: number): void;
+  export function springStrided(x: number, xStride: number, v: number, vStride: number, g: number, gStride: number, q: number, qStride: number, n: number, width: number, mode: number, p0: number, p1: number, dt: number, xEnd: number, vEnd: number, gEnd: number, qEnd: number): void;
   /**
    * assembly/kernels/spring-per-element/keptCoefficientBytes
    * @param n `i32`

@@ -307,16 +307,19 @@ describe('threads: 2, the strided and instance-matrix kernels of spring-solver/t
     });
   }
 
-  it('springStrided, items of 3 (SIMD groups up to the last item): the same bits, not split', () => {
-    for (const count of SIZES) {
-      const expected = strided(single, count, 3, 16);
-      for (const solver of [threaded, workersOnly]) {
-        const before = splitCalls(solver);
-        expect(strided(solver, count, 3, 16), `${count} items`).toEqual(expected);
-        expect(splitCalls(solver), `${count} items: not split`).toBe(before);
+  for (const stride of [16, 3]) {
+    it(`springStrided, items of 3 every ${stride} floats (SIMD groups of 4 up to the call's last item): the same bits, split by items`, () => {
+      // each chunk keeps the whole call's readable ends, so its groups are those of one call
+      for (const count of SIZES) {
+        const expected = strided(single, count, 3, stride);
+        for (const solver of [threaded, workersOnly]) {
+          const before = splitCalls(solver);
+          expect(strided(solver, count, 3, stride), `${count} items`).toEqual(expected);
+          expect(splitCalls(solver) - before, `${count} items: split`).toBe(3);
+        }
       }
-    }
-  });
+    });
+  }
 });
 
 describe('the worker', () => {
