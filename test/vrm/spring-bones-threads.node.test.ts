@@ -7,19 +7,16 @@
  * whose joints are split over two managers that share slots and colliders (one avatar of the
  * kernel's table). Node only: workers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { splitCalls, useThreadSolvers } from '../helpers/thread-solvers.js';
 import type { Object3D } from 'three';
 import { VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
-import { createSolver, type Solver } from '../../dist/index.js';
+import type { Solver } from '../../dist/index.js';
 import { SpringBones, type SpringBonesOptions } from '../../dist/vrm/index.js';
 import { buildAvatar, buildCrowd, type Avatar } from '../fixtures/vrm-avatars.js';
 import { CHUNKS } from '../../dist/backends/wasm/threads/layout.js';
 
 /** How many calls the solver's workers have shared (0 on one thread). */
-function splitCalls(solver: Solver): number {
-  return (solver as unknown as { threading: { pool: { splitCalls: number } } | null }).threading?.pool.splitCalls ?? 0;
-}
-
 /** The chunks of the solver's last split call. */
 function lastChunks(solver: Solver): number {
   return (solver as unknown as { threading: { pool: { control: Int32Array } } }).threading.pool.control[CHUNKS]!;
@@ -103,27 +100,12 @@ function run(solver: Solver, frames: number, options: SpringBonesOptions = {}): 
   return out;
 }
 
-let single: Solver;
-let threaded: Solver;
-/** Every avatar run by the workers: their path, whatever the timing. */
-let workersOnly: Solver;
-
-beforeAll(async () => {
-  single = await createSolver({ backend: 'simd' });
-  threaded = await createSolver({ threads: 2, splitEverything: true });
-  workersOnly = await createSolver({ threads: 3, splitEverything: 'workers' });
-});
-
-afterAll(() => {
-  single.dispose();
-  threaded.dispose();
-  workersOnly.dispose();
-});
+const solvers = useThreadSolvers();
 
 describe('SpringBones on a threaded solver, split by whole avatars', () => {
   it('lays out one avatar per manager, and one for managers that share slots and colliders', () => {
     const scene = world();
-    const bones = new SpringBones(single, scene.managers);
+    const bones = new SpringBones(solvers.single, scene.managers);
     const table = avatarTable(bones);
     expect(table.length).toBe(9); // 7 + the split avatar's two managers as one + the one-chain manager
     // the ranges follow each other and cover every joint, slot, collider and center
@@ -146,7 +128,7 @@ describe('SpringBones on a threaded solver, split by whole avatars', () => {
     const [first] = scene.managers[1]!.joints;
     const other = [...scene.managers[4]!.joints].find((joint) => joint.colliderGroups.length > 0)!;
     first!.colliderGroups = [...first!.colliderGroups, ...other.colliderGroups];
-    const bones = new SpringBones(single, scene.managers);
+    const bones = new SpringBones(solvers.single, scene.managers);
     const table = avatarTable(bones);
     expect(table.length).toBe(6);
     expect(table[1]![1]! - table[1]![0]!).toBe(scene.managers.slice(1, 5).reduce((n, m) => n + m.joints.size, 0));
@@ -159,8 +141,8 @@ describe('SpringBones on a threaded solver, split by whole avatars', () => {
     ['fixedStep 1/60 (slots interpolated, alpha < 1)', { fixedStep: 1 / 60 }],
   ] as const) {
     it(`gives the single-thread SIMD solver's bits over ${FRAMES} frames: ${name}`, () => {
-      const expected = run(single, FRAMES, options);
-      for (const solver of [threaded, workersOnly]) {
+      const expected = run(solvers.single, FRAMES, options);
+      for (const solver of [solvers.threaded, solvers.workersOnly]) {
         expect(solver.threads).toBeGreaterThan(1);
         const before = splitCalls(solver);
         const got = run(solver, FRAMES, options);

@@ -4,7 +4,8 @@
  * and prepared calls, with every call split (splitEverything) over sizes that are not multiples of
  * the 16-element blocks; and the option's checks, reasons and lifecycle. Node only: workers.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { splitCalls, useThreadSolvers } from '../helpers/thread-solvers.js';
 import { BoxGeometry, InstancedMesh, Matrix4, MeshBasicMaterial, Quaternion, Vector3 } from 'three';
 import { createSolver, ForwardKinematics, Inertializer, springStrided, type Pose, type Solver } from '../../dist/index.js';
 import { InstancedSprings } from '../../dist/three/index.js';
@@ -12,10 +13,6 @@ import { METHODS, type ArgKind } from '../fuzz/table.js';
 import { logUniform, mulberry32, pick, uniform, type Rng } from '../helpers/random.js';
 
 /** How many calls the solver's workers have shared (0 on one thread). */
-function splitCalls(solver: Solver): number {
-  return (solver as unknown as { threading: { pool: { splitCalls: number } } | null }).threading?.pool.splitCalls ?? 0;
-}
-
 /** The bits of a float array, to compare results exactly (NaN payloads and −0 included). */
 function bits(array: Float32Array): Uint32Array {
   return new Uint32Array(array.buffer, array.byteOffset, array.length).slice();
@@ -63,31 +60,16 @@ function runOn(solver: Solver, method: string, drawn: Drawn[], placement: 'alloc
   return result;
 }
 
-let single: Solver;
-let threaded: Solver;
-/** Every chunk run by the workers: their path, whatever the timing. */
-let workersOnly: Solver;
-
-beforeAll(async () => {
-  single = await createSolver({ backend: 'simd' });
-  threaded = await createSolver({ threads: 2, splitEverything: true });
-  workersOnly = await createSolver({ threads: 3, splitEverything: 'workers' });
-});
-
-afterAll(() => {
-  single.dispose();
-  threaded.dispose();
-  workersOnly.dispose();
-});
+const solvers = useThreadSolvers();
 
 /** Element counts: chunk boundaries inside a block of 4 if chunks were not whole blocks, a remainder, a call smaller than one chunk or block. */
 const SIZES = [4133, 1037, 67, 5];
 
 describe('threads: 2, every call split', () => {
   it('runs on two threads', () => {
-    expect(threaded.threads).toBe(2);
-    expect(threaded.threadsReason).toBe(null);
-    expect(single.threads).toBe(1);
+    expect(solvers.threaded.threads).toBe(2);
+    expect(solvers.threaded.threadsReason).toBe(null);
+    expect(solvers.single.threads).toBe(1);
   });
 
   for (const [method, kinds] of Object.entries(METHODS)) {
@@ -97,11 +79,11 @@ describe('threads: 2, every call split', () => {
         for (const layout of ['uniform', 'perElement'] as const) {
           for (const placement of ['alloc', 'plain'] as const) {
             const drawn = kinds.map(([, kind]) => drawArgument(rng, kind, n, 3, layout));
-            const expected = runOn(single, method, drawn, placement);
-            for (const solver of [threaded, workersOnly]) {
+            const expected = runOn(solvers.single, method, drawn, placement);
+            for (const solver of [solvers.threaded, solvers.workersOnly]) {
               const before = splitCalls(solver);
               const actual = runOn(solver, method, drawn, placement);
-              const label = `${method} n ${n} ${layout} ${placement} ${solver === threaded ? 'caller and worker' : 'workers only'}`;
+              const label = `${method} n ${n} ${layout} ${placement} ${solver === solvers.threaded ? 'caller and worker' : 'workers only'}`;
               expected.forEach((e, i) => expect(actual[i], `${label}: array ${i}`).toEqual(e));
               if (placement === 'alloc') expect(splitCalls(solver), `${label}: split`).toBeGreaterThan(before);
             }
@@ -162,8 +144,8 @@ describe('threads: 2, Inertializer and prepared calls', () => {
     [5, 60, 3, true],
   ] as const) {
     it(`Inertializer ${count} × ${bones}, root ${rootBone}, ${perBone ? 'per-bone' : 'one'} halflife: the same bits, split`, () => {
-      const expected = crowdRun(single, count, bones, rootBone, perBone);
-      for (const solver of [threaded, workersOnly]) {
+      const expected = crowdRun(solvers.single, count, bones, rootBone, perBone);
+      for (const solver of [solvers.threaded, solvers.workersOnly]) {
         const before = splitCalls(solver);
         expect(crowdRun(solver, count, bones, rootBone, perBone)).toEqual(expected);
         expect(splitCalls(solver)).toBeGreaterThan(before);
@@ -190,8 +172,8 @@ describe('threads: 2, Inertializer and prepared calls', () => {
       fk.dispose();
       return out;
     };
-    const expected = run(single);
-    for (const solver of [threaded, workersOnly]) {
+    const expected = run(solvers.single);
+    for (const solver of [solvers.threaded, solvers.workersOnly]) {
       const before = splitCalls(solver);
       expect(run(solver)).toEqual(expected);
       expect(splitCalls(solver)).toBeGreaterThan(before);
@@ -226,8 +208,8 @@ describe('threads: 2, Inertializer and prepared calls', () => {
       for (const p of [critical, uniformSpring, double, general]) p.dispose();
       return results;
     };
-    const expected = run(single);
-    for (const solver of [threaded, workersOnly]) {
+    const expected = run(solvers.single);
+    for (const solver of [solvers.threaded, solvers.workersOnly]) {
       const before = splitCalls(solver);
       expect(run(solver)).toEqual(expected);
       expect(splitCalls(solver)).toBeGreaterThan(before);
@@ -261,8 +243,8 @@ describe('threads: 2, the strided and instance-matrix kernels of spring-solver/t
 
   it('InstancedSprings (the translation spring, the matrices composed): the same bits, split by instances', () => {
     for (const count of SIZES) {
-      const expected = instanced(single, count);
-      for (const solver of [threaded, workersOnly]) {
+      const expected = instanced(solvers.single, count);
+      for (const solver of [solvers.threaded, solvers.workersOnly]) {
         const before = splitCalls(solver);
         expect(instanced(solver, count), `${count} instances`).toEqual(expected);
         // per step: translations, the quaternion spring, the scale spring, the composition
@@ -297,8 +279,8 @@ describe('threads: 2, the strided and instance-matrix kernels of spring-solver/t
   ] as const) {
     it(`springStrided, items of ${width} every ${stride} floats (the scalar loop): the same bits, split by items`, () => {
       for (const count of SIZES) {
-        const expected = strided(single, count, width, stride);
-        for (const solver of [threaded, workersOnly]) {
+        const expected = strided(solvers.single, count, width, stride);
+        for (const solver of [solvers.threaded, solvers.workersOnly]) {
           const before = splitCalls(solver);
           expect(strided(solver, count, width, stride), `${count} items`).toEqual(expected);
           expect(splitCalls(solver) - before, `${count} items: split`).toBe(3);
@@ -311,8 +293,8 @@ describe('threads: 2, the strided and instance-matrix kernels of spring-solver/t
     it(`springStrided, items of 3 every ${stride} floats (SIMD groups of 4 up to the call's last item): the same bits, split by items`, () => {
       // each chunk keeps the whole call's readable ends, so its groups are those of one call
       for (const count of SIZES) {
-        const expected = strided(single, count, 3, stride);
-        for (const solver of [threaded, workersOnly]) {
+        const expected = strided(solvers.single, count, 3, stride);
+        for (const solver of [solvers.threaded, solvers.workersOnly]) {
           const before = splitCalls(solver);
           expect(strided(solver, count, 3, stride), `${count} items`).toEqual(expected);
           expect(splitCalls(solver) - before, `${count} items: split`).toBe(3);
@@ -381,7 +363,7 @@ describe('createSolver({ threads })', () => {
     const solver = await embedded.createSolver({ threads: 2, splitEverything: true });
     expect(solver.threads).toBe(2);
     const drawn = METHODS.springDamper!.map(([, kind]) => drawArgument(mulberry32(5), kind, 1037, 3, 'perElement'));
-    expect(runOn(solver, 'springDamper', drawn, 'alloc')).toEqual(runOn(single, 'springDamper', drawn, 'alloc'));
+    expect(runOn(solver, 'springDamper', drawn, 'alloc')).toEqual(runOn(solvers.single, 'springDamper', drawn, 'alloc'));
     expect(splitCalls(solver)).toBe(1);
     solver.dispose();
   });
