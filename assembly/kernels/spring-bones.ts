@@ -1,15 +1,15 @@
 // Spring bones (VRMC_springBone as @pixiv/three-vrm-springbone 3.5 runs it): one step of every
-// joint of `count` avatars of a SpringBones, each avatar's joints parents before children, with
+// joint of `count` avatars of a SpringBones, each avatar's joints in three-vrm's order, with
 // three-vrm's float64 operations in its order (assembly/vrm/joint.ts; reference
 // src/reference/spring-bones.ts), so the results equal three-vrm's bit for bit. Float64 state: see
 // docs/DECISIONS.md, "Spring bones". An avatar (a row of `avatars`: its ranges of joints, ext slots,
 // colliders and centers) shares nothing with another, so avatars may run on different threads,
-// each thread with its own scratch (392 bytes).
-import { EXT, INV, COLLIDER, COLLIDER_WORLD, C_OWNER, C_SLOT, AVATAR, A_JOINTS, A_SLOTS, A_COLLIDERS, A_CENTERS, f, put, d } from '../vrm/layout';
-import { SCRATCH_A, colliderToWorld, invert, jointStep, loadAffine, ownedColliders } from '../vrm/joint';
+// each thread with its own scratch (592 bytes).
+import { EXT, INV, COLLIDER, COLLIDER_WORLD, AVATAR, A_JOINTS, A_SLOTS, A_COLLIDERS, A_CENTERS, f, put } from '../vrm/layout';
+import { SCRATCH_A, colliderAtStart, invert, jointStep, ownedColliders } from '../vrm/joint';
 
 export function springBonesStep(
-  setup: usize, state: usize, out: usize, ext: usize, extPrev: usize, extStep: usize, extInv: usize,
+  setup: usize, pose: usize, state: usize, out: usize, ext: usize, extPrev: usize, extStep: usize, extInv: usize,
   colliders: usize, colliderWorld: usize, colliderList: usize, centers: usize,
   avatars: usize, count: i32, scratch: usize, dt: f64, alpha: f64,
 ): void {
@@ -25,17 +25,16 @@ export function springBonesStep(
     }
     for (let k = <i32>f(r, A_CENTERS), end = <i32>f(r, A_CENTERS + 1); k < end; k++) {
       const slot = <i32>f(centers, k);
-      loadAffine(A, e, EXT * slot);
+      for (let i = 0; i < EXT; i++) put(A, i, f(e, EXT * slot + i));
       invert(A);
-      for (let i = 0; i < INV; i++) put(extInv, INV * slot + i, d(A, i));
+      for (let i = 0; i < INV; i++) put(extInv, INV * slot + i, f(A, i));
     }
     for (let c = <i32>f(r, A_COLLIDERS), end = <i32>f(r, A_COLLIDERS + 1); c < end; c++) {
-      const cp = colliders + (<usize>(COLLIDER * c) << 3);
-      if (f(cp, C_OWNER) < 0) colliderToWorld(cp, e + (<usize>(EXT * <i32>f(cp, C_SLOT)) << 3), colliderWorld + (<usize>(COLLIDER_WORLD * c) << 3), A);
+      colliderAtStart(colliders + (<usize>(COLLIDER * c) << 3), e, colliderWorld + (<usize>(COLLIDER_WORLD * c) << 3), A);
     }
     for (let j = <i32>f(r, A_JOINTS), end = <i32>f(r, A_JOINTS + 1); j < end; j++) {
-      jointStep(setup, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt, scratch);
-      ownedColliders(setup, out, e, colliders, colliderWorld, colliderList, j, scratch); // three-vrm updates them after the joint
+      jointStep(setup, pose, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt, scratch);
+      ownedColliders(setup, out, e, colliders, colliderWorld, colliderList, j, scratch); // three-vrm moves them after the joint
     }
   }
 }

@@ -11,7 +11,7 @@
 //                                quaternion, rotation, matrix and matrixWorld written from an array, and
 //                                the joints' other descendants' matrices (SpringBones' own pass): the
 //                                data-movement floor
-// Targets (issue 17): SpringBones ≥ 10× three-vrm at 10 avatars and ≥ 12× at 100 (posing subtracted,
+// Targets (issues 17, 25): SpringBones ≥ 10× three-vrm at 10 avatars and ≥ 7× at 100 (posing subtracted,
 // medians); and, not timed, the motion with fixedStep 1/60 at 30, 90, 120 and 240 Hz within 0.25× of
 // how much three-vrm's own runs at those rates differ from its 60 Hz run (95th percentile angle).
 // Informational (issue 20): simd×2 against simd at 100 avatars, never slower.
@@ -75,7 +75,7 @@ function writesFloor(avatars) {
   const leaves = bones.flatMap((b) => b.children.filter((c) => !jointBones.has(c)));
   // the leaves' matrices as SpringBones updates them (one pass from a list, parents from an array)
   const parents = leaves.map((leaf) => jointParent(bones.indexOf(/** @type {import('three').Object3D} */ (leaf.parent))));
-  const pass = new MatrixPass(leaves, parents);
+  const pass = new MatrixPass(leaves.map((object, i) => ({ object, parent: parents[i], mode: 'update' })));
   const out = new Float64Array(32 * bones.length);
   bones.forEach((b, j) => {
     const e = b.matrixWorld.elements;
@@ -163,7 +163,7 @@ export default {
       if (!pose || !three) continue;
       /** µs per avatar, posing subtracted. */
       const cost = (r) => (r.nsPerElementP50 - pose.nsPerElementP50) / 1000;
-      const min = n >= 100 ? 12 : 10;
+      const min = n >= 100 ? 7 : 10; // issue 25: 10× at 10 avatars, 7× at 100 (the caches, see docs/DECISIONS.md)
       for (const backend of ['simd', 'wasm', 'js']) {
         const ours = row('pose + SpringBones.update', backend);
         if (!ours) continue;

@@ -7,7 +7,8 @@
 import type { Solver } from './solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
 import { N_ARGUMENT, perThread } from '../backends/wasm/threads/split.js';
-import { AVATAR, springBonesStep, type SpringBoneArrays } from '../reference/spring-bones.js';
+import { AVATAR } from '../reference/spring-bone-layout.js';
+import { springBonesStep, type SpringBoneArrays } from '../reference/spring-bones.js';
 
 /** The sizes of one layout: joints, ext slots, colliders, centers and avatars (rows of the avatar table). */
 export interface SpringBoneCounts {
@@ -18,8 +19,8 @@ export interface SpringBoneCounts {
   avatars: number;
 }
 
-/** Bytes of the kernel's scratch, one thread's: its 392 bytes in whole 64-byte lines. */
-const SCRATCH = 512;
+/** Bytes of the kernel's scratch, one thread's: its 592 bytes in whole 64-byte lines. */
+const SCRATCH = 640;
 
 /** Floats of solver memory the kernel's scratch takes on `solver` (one scratch a thread). */
 export function springBoneScratchLength(solver: Solver): number {
@@ -44,9 +45,20 @@ export function springBoneStep(
   const kernel = wasm.rawKernels.springBonesStep as unknown as (...args: number[]) => void;
   // (argument, its bytes per avatar: see threads/split.ts)
   const layout: [number, number][] = [
-    ...[a.setup, a.state, a.out, a.ext, a.extPrev, a.extStep, a.extInv, a.colliders, a.colliderWorld, a.colliderList, a.centers].map(
-      (array): [number, number] => [array.byteOffset, 0],
-    ),
+    ...[
+      a.setup,
+      a.pose,
+      a.state,
+      a.out,
+      a.ext,
+      a.extPrev,
+      a.extStep,
+      a.extInv,
+      a.colliders,
+      a.colliderWorld,
+      a.colliderList,
+      a.centers,
+    ].map((array): [number, number] => [array.byteOffset, 0]),
     [a.avatars.byteOffset, 8 * AVATAR],
     [n.avatars, N_ARGUMENT],
     [scratch.byteOffset, perThread(SCRATCH)],

@@ -647,6 +647,7 @@ declare namespace __AdaptedExports {
   /**
    * assembly/kernels/spring-bones/springBonesStep
    * @param setup `usize`
+   * @param pose `usize`
    * @param state `usize`
    * @param out `usize`
    * @param ext `usize`
@@ -663,7 +664,7 @@ declare namespace __AdaptedExports {
    * @param dt `f64`
    * @param alpha `f64`
    */
-  export function springBonesStep(setup: number, state: number, out: number, ext: number, extPrev: number, extStep: number, extInv: number, colliders: number, colliderWorld: number, colliderList: number, centers: number, avatars: number, count: number, scratch: number, dt: number, alpha: number): void;
+  export function springBonesStep(setup: number, pose: number, state: number, out: number, ext: number, extPrev: number, extStep: number, extInv: number, colliders: number, colliderWorld: number, colliderList: number, centers: number, avatars: number, count: number, scratch: number, dt: number, alpha: number): void;
   /**
    * assembly/kernels/skeleton/forwardKinematics
    * @param parents `usize`

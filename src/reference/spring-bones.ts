@@ -5,105 +5,92 @@
  * a SpringBones in one call, on the flat layout below. Written from three-vrm's source, not from
  * the kernel (assembly/kernels/spring-bones.ts).
  *
- * One step, per joint j in order (parents before children), with P its parent's world matrix:
- *   x    = P·p                                          (the bone's world position)
- *   ℓ    = |childWorld − x|, or |(P·compose(p, q, s))·c − x| without a child (the 7 cm rule)
+ * One step, per joint j in order (parents before children), with P its parent's world matrix and
+ * M = compose(p, q, s) (and the pivot) its bone's local matrix, q the bone's quaternion as it stands:
+ *   x    = (P·M)'s translation                         (the bone's world position)
+ *   ℓ    = |childWorld − x|, or |(P·M)·c − x| without a child (the 7 cm rule)
  *   a    = dir(P · dir(L0 · axis))                      (the rest axis in world space)
  *   tail = C·(tail + (tail − prev)·(1 − drag)) + a·stiffness·dt + gravityDir·gravityPower·dt
  *   tail = x + ℓ·(tail − x)/|tail − x|, then pushed out of each collider and put back at length ℓ
  *   prev = tail₀, tail = C⁻¹·tail                       (C: the center's world matrix, or I)
  *   q    = q0 · fromUnitVectors(axis, dir((P·L0)⁻¹·tail)); M = compose(p, q, s); W = P·M
- * The child's world position kept for the next step is W·c (the child's matrixWorld after it).
+ *
+ * Every matrix a joint reads is the one three-vrm reads at that moment (see the references in
+ * spring-bone-layout.ts): an object whose matrixWorld this update has not recomputed yet is read
+ * as the update starts (P, the child, the center, a collider's colliderMatrix, the bone's pose),
+ * and one that three-vrm has recomputed by then (below a joint that ran) is computed here the same
+ * way, W[joint]·(each link's local matrix), left to right.
  */
 import type { FloatArray } from './float-array.js';
+import {
+  COLLIDER,
+  COLLIDER_WORLD,
+  C_INSIDE,
+  C_KIND,
+  C_LINK_COUNT,
+  C_LINK_SLOT,
+  C_LIVE,
+  C_OFFSET,
+  C_RADIUS,
+  C_SLOT,
+  C_VECTOR,
+  EXT,
+  INV,
+  INV_W,
+  KIND_CAPSULE,
+  KIND_PLANE,
+  MATRIX,
+  M_T,
+  OUT,
+  O_EULER,
+  O_LOCAL,
+  O_QUATERNION,
+  O_WORLD,
+  POSE,
+  P_HAS_PIVOT,
+  P_PIVOT,
+  P_POSITION,
+  P_QUATERNION,
+  P_SCALE,
+  R_COUNT,
+  R_JOINT,
+  R_SLOT,
+  SETUP,
+  STATE,
+  S_AXIS,
+  S_CENTER,
+  S_CHILD,
+  S_CHILD_REF,
+  S_COLLIDER_COUNT,
+  S_COLLIDER_START,
+  S_DRAG,
+  S_GRAVITY_DIR,
+  S_GRAVITY_POWER,
+  S_HAS_CHILD,
+  S_HIT_RADIUS,
+  S_L0,
+  S_OWNED_COUNT,
+  S_OWNED_START,
+  S_PARENT,
+  S_Q0,
+  S_SAME_BONE,
+  S_STIFFNESS,
+  T_CHILD_WORLD,
+  T_PREV,
+  T_TAIL,
+  W_POSITION,
+} from './spring-bone-layout.js';
 
-/** Floats per joint of the setup (what attach/refresh read from the joints; constant between refreshes). */
-export const SETUP = 44;
-export const S_PARENT_JOINT = 0; // index of the joint whose bone is the nearest joint ancestor, or −1
-export const S_PARENT_SLOT = 1; // ext slot multiplied after it (the parent's matrixWorld, or the link below a joint), or −1
-export const S_CENTER = 2; // ext slot of joint.center, or −1 (world space)
-export const S_HAS_CHILD = 3; // 1: the tail is joint.child; 0: the 7 cm rule
-export const S_POSITION = 4; // bone.position (3)
-export const S_SCALE = 7; // bone.scale (3)
-export const S_CHILD = 10; // initialLocalChildPosition (3)
-export const S_AXIS = 13; // _boneAxis (3)
-export const S_Q0 = 16; // _initialLocalRotation (4)
-export const S_L0 = 20; // _initialLocalMatrix, affine 3×4 (12, see EXT)
-export const S_HIT_RADIUS = 32;
-export const S_STIFFNESS = 33;
-export const S_GRAVITY_POWER = 34;
-export const S_GRAVITY_DIR = 35; // (3)
-export const S_DRAG = 38;
-export const S_COLLIDER_START = 39; // into the collider list
-export const S_COLLIDER_COUNT = 40;
-export const S_OWNED_START = 41; // the colliders below this joint's bone, in the collider list (updated after its step)
-export const S_OWNED_COUNT = 42;
-export const S_CHILD_JOINT = 43; // the joint on joint.child when it is a joint's bone, or −1 (its position is then kept in the state)
+export * from './spring-bone-layout.js';
 
-/** Floats per joint of the state: the tail and the previous tail (center space), the child's world position (a child that is not a joint's bone). */
-export const STATE = 9;
-export const T_TAIL = 0;
-export const T_PREV = 3;
-export const T_CHILD_WORLD = 6;
-
-/**
- * Floats per joint of the output: bone.quaternion (4), bone.matrix and bone.matrixWorld (affine
- * 3×4 each), and bone.rotation in the order XYZ (3: what three's Euler.setFromQuaternion gives).
- */
-export const OUT = 32;
-export const O_QUATERNION = 0;
-export const O_LOCAL = 4;
-export const O_WORLD = 16;
-export const O_EULER = 28;
-
-/**
- * An affine matrix: three's column-major elements 0, 1, 2, 4, 5, 6, 8, 9, 10 (the linear part)
- * and 12, 13, 14 (the translation); the fourth row is (0, 0, 0, 1).
- */
-export const EXT = 12;
-
-/** Floats per inverse (ext slots that are centers): the affine inverse and, at 12, w = 1/its element 15 (see invert). */
-export const INV = 13;
-
-/**
- * Floats per collider: its kind, inside flag, ext slot, radius, shape offset and tail (capsule) or
- * normal (plane), and the joint below whose bone it sits (−1: none). A collider below a joint bone
- * has W[owner]·E[slot] for matrix (its slot the local matrices in between), and is moved to world
- * space right after its owner's step, as three-vrm updates it after that joint.
- */
-export const COLLIDER = 12;
-export const C_KIND = 0;
-export const C_INSIDE = 1;
-export const C_SLOT = 2;
-export const C_RADIUS = 3;
-export const C_OFFSET = 4;
-export const C_VECTOR = 7;
-export const C_OWNER = 10;
-export const KIND_SPHERE = 0;
-export const KIND_CAPSULE = 1;
-export const KIND_PLANE = 2;
-
-/** Floats per collider in world space for one step: the position, the capsule axis or plane normal, the axis's squared length. */
-export const COLLIDER_WORLD = 8;
-
-/**
- * Floats per avatar of the kernel's avatar table: its joints, ext slots, colliders and centers, as
- * [start, end) each. An avatar (one manager, or managers that share a slot, a collider or a joint)
- * shares nothing with another, so the kernel may run avatars on different threads; this reference
- * runs every joint in one pass (the same results: the avatars are independent).
- */
-export const AVATAR = 8;
-export const A_JOINTS = 0;
-export const A_SLOTS = 2;
-export const A_COLLIDERS = 4;
-export const A_CENTERS = 6;
-
-/** The arrays of a SpringBones in solver memory (see the layout above). */
+/** The arrays of a SpringBones in solver memory (see spring-bone-layout.ts). */
 export interface SpringBoneArrays {
   setup: FloatArray;
+  /** The joint bones' local transforms as the update starts (POSE floats a joint). */
+  pose: FloatArray;
   state: FloatArray;
   out: FloatArray;
-  /** The ext slots' matrices at the end of the frame (parents outside the chains, centers, colliders, links). */
+  /** The ext slots' matrices at the end of the frame (world matrices and colliderMatrices read as the update starts, local matrices of links). */
   ext: FloatArray;
   /** The same at the start of the frame (read when alpha < 1). */
   extPrev: FloatArray;
@@ -113,16 +100,16 @@ export interface SpringBoneArrays {
   extInv: FloatArray;
   colliders: FloatArray;
   colliderWorld: FloatArray;
-  /** Per joint, its colliders' indices from S_COLLIDER_START, in three-vrm's order (groups, then colliders). */
+  /** Collider indices: each joint's colliders from S_COLLIDER_START (three-vrm's order), its owned ones from S_OWNED_START. */
   colliderList: FloatArray;
-  /** The ext slots that are centers. */
+  /** The ext slots that are centers read as the update starts (their inverses are computed once a step). */
   centers: FloatArray;
 }
 
 /**
  * One step of `joints` joints (in order), with `slots` ext slots, `colliders` colliders and
- * `centers` centers. dt ≤ 0 only recomputes the matrices (three-vrm returns before its step, but
- * its manager has already updated the bone's matrices). alpha ∈ (0, 1]: the ext matrices at
+ * `centers` centers. dt ≤ 0 only places the bones (three-vrm returns before its step, but its
+ * manager has already updated the bone's matrices). alpha ∈ (0, 1]: the ext matrices at
  * extPrev + alpha·(ext − extPrev) (a fixed step inside a frame), 1: ext as it is.
  */
 export function springBonesStep(
@@ -140,55 +127,86 @@ export function springBonesStep(
     e = a.extStep;
   }
   for (let k = 0; k < centers; k++) invert(e, EXT * a.centers[k]!, a.extInv, INV * a.centers[k]!);
-  for (let c = 0; c < colliders; c++) {
-    if (a.colliders[COLLIDER * c + C_OWNER]! < 0) {
-      colliderToWorld(a.colliders, COLLIDER * c, e, EXT * a.colliders[COLLIDER * c + C_SLOT]!, a.colliderWorld, COLLIDER_WORLD * c);
-    }
-  }
+  for (let c = 0; c < colliders; c++) colliderAtStart(a.colliders, COLLIDER * c, e, a.colliderWorld, COLLIDER_WORLD * c);
   for (let j = 0; j < joints; j++) {
     jointStep(a, e, j, dt);
     ownedColliders(a, e, j);
   }
 }
 
-const P = new Float64Array(EXT); // the parent's world matrix
-const A = new Float64Array(INV); // P·L0, then its inverse
-const L = new Float64Array(EXT); // a local matrix
-const M = new Float64Array(EXT); // a collider's matrixWorld
+const P = new Float64Array(MATRIX); // the parent's world matrix
+const A = new Float64Array(INV); // a product, then an inverse
+const L = new Float64Array(MATRIX); // a local matrix
+const M = new Float64Array(MATRIX); // a product of a reference
+const C = new Float64Array(MATRIX); // the center's world matrix (a center inside a chain)
+const CI = new Float64Array(INV); // its inverse
 const V = new Float64Array(3);
 const Q = new Float64Array(4);
+
+/**
+ * out[0…] = the world matrix the reference at setup[r…] names (see spring-bone-layout.ts), false
+ * when it names none. `t` is scratch for a chain of links.
+ */
+function resolve(a: SpringBoneArrays, e: FloatArray, r: number, out: Float64Array, t: Float64Array): boolean {
+  const joint = a.setup[r + R_JOINT]!,
+    slot = a.setup[r + R_SLOT]!,
+    count = a.setup[r + R_COUNT]!;
+  if (joint >= 0) {
+    if (count === 0) {
+      for (let i = 0; i < MATRIX; i++) out[i] = a.out[OUT * joint + O_WORLD + i]!;
+      return true;
+    }
+    // three-vrm's walk after that joint: each link's matrixWorld = its parent's · its matrix
+    multiplyAffine(a.out, OUT * joint + O_WORLD, e, EXT * slot, out, 0);
+    for (let k = 1; k < count; k++) {
+      multiplyAffine(out, 0, e, EXT * (slot + k), t, 0);
+      out.set(t);
+    }
+    return true;
+  }
+  if (slot < 0) return false;
+  for (let i = 0; i < MATRIX; i++) out[i] = e[EXT * slot + i]!;
+  return true;
+}
 
 function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): void {
   const s = a.setup,
     t = a.state,
-    o = a.out;
+    o = a.out,
+    p = a.pose;
   const sj = SETUP * j,
     tj = STATE * j,
-    oj = OUT * j;
-  parentMatrix(a, e, sj);
-  // bone.updateMatrix() with last step's quaternion: the tail length without a child reads it
-  const px = s[sj + S_POSITION]!,
-    py = s[sj + S_POSITION + 1]!,
-    pz = s[sj + S_POSITION + 2]!;
-  const x = P[0]! * px + P[3]! * py + P[6]! * pz + P[9]!;
-  const y = P[1]! * px + P[4]! * py + P[7]! * pz + P[10]!;
-  const z = P[2]! * px + P[5]! * py + P[8]! * pz + P[11]!;
+    oj = OUT * j,
+    pj = POSE * j;
+  if (!resolve(a, e, sj + S_PARENT, P, L)) P.set(IDENTITY);
+  // bone.updateMatrix() with the bone's quaternion as it stands (the last joint on it, or the pose), then its matrixWorld
+  const same = s[sj + S_SAME_BONE]!;
+  const qs = same >= 0 ? o : p,
+    qi = same >= 0 ? OUT * same + O_QUATERNION : pj + P_QUATERNION;
+  const q0 = qs[qi]!,
+    q1 = qs[qi + 1]!,
+    q2 = qs[qi + 2]!,
+    q3 = qs[qi + 3]!;
+  compose(p, pj, q0, q1, q2, q3, L, 0);
+  const x = P[0]! * L[M_T]! + P[3]! * L[M_T + 1]! + P[6]! * L[M_T + 2]! + P[M_T]!;
+  const y = P[1]! * L[M_T]! + P[4]! * L[M_T + 1]! + P[7]! * L[M_T + 2]! + P[M_T + 1]!;
+  const z = P[2]! * L[M_T]! + P[5]! * L[M_T + 1]! + P[8]! * L[M_T + 2]! + P[M_T + 2]!;
   if (dt <= 0) {
-    compose(s, sj, o[oj]!, o[oj + 1]!, o[oj + 2]!, o[oj + 3]!, o, oj + O_LOCAL);
+    o[oj] = q0;
+    o[oj + 1] = q1;
+    o[oj + 2] = q2;
+    o[oj + 3] = q3;
+    eulerXyz(q0, q1, q2, q3, o, oj + O_EULER);
+    for (let i = 0; i < MATRIX; i++) o[oj + O_LOCAL + i] = L[i]!;
     multiplyAffine(P, 0, o, oj + O_LOCAL, o, oj + O_WORLD);
     return;
   }
-  // _calcWorldSpaceBoneLength
+  // _calcWorldSpaceBoneLength: to the child's matrixWorld as it stands, or (the 7 cm rule) initialLocalChildPosition through the bone's
   let length: number;
   if (s[sj + S_HAS_CHILD]! !== 0) {
-    // a child that is a joint bone: its matrixWorld as its joint last wrote it (this step if it ran before, else the last)
-    const k = s[sj + S_CHILD_JOINT]!;
-    const c = k >= 0 ? o : t,
-      i = k >= 0 ? OUT * k + O_WORLD + 9 : tj + T_CHILD_WORLD;
-    length = norm(x - c[i]!, y - c[i + 1]!, z - c[i + 2]!);
+    if (resolve(a, e, sj + S_CHILD_REF, M, A)) length = norm(x - M[M_T]!, y - M[M_T + 1]!, z - M[M_T + 2]!);
+    else length = norm(x - t[tj + T_CHILD_WORLD]!, y - t[tj + T_CHILD_WORLD + 1]!, z - t[tj + T_CHILD_WORLD + 2]!);
   } else {
-    // the 7 cm rule: initialLocalChildPosition through bone.matrixWorld = P·compose(p, q, s), q the last step's
-    compose(s, sj, o[oj]!, o[oj + 1]!, o[oj + 2]!, o[oj + 3]!, L, 0);
     multiplyAffine(P, 0, L, 0, A, 0);
     const cx = s[sj + S_CHILD]!,
       cy = s[sj + S_CHILD + 1]!,
@@ -208,20 +226,35 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   const ax = V[0]!,
     ay = V[1]!,
     az = V[2]!;
+  // the center's matrixWorld as it stands (a slot read as the update starts, inverted once a step; or computed this step) and its inverse
+  let center: FloatArray | null = null,
+    ci = 0;
+  let inverse: FloatArray = CI,
+    ii = 0;
+  const cs = s[sj + S_CENTER + R_SLOT]!;
+  if (s[sj + S_CENTER + R_JOINT]! >= 0) {
+    resolve(a, e, sj + S_CENTER, C, M);
+    invert(C, 0, CI, 0);
+    center = C;
+  } else if (cs >= 0) {
+    center = e;
+    ci = EXT * cs;
+    inverse = a.extInv;
+    ii = INV * cs;
+  }
   // Verlet with drag, in center space, then to world space; stiffness and gravity in world space
   const drag = 1 - s[sj + S_DRAG]!;
   const cx = t[tj + T_TAIL]! + (t[tj + T_TAIL]! - t[tj + T_PREV]!) * drag;
   const cy = t[tj + T_TAIL + 1]! + (t[tj + T_TAIL + 1]! - t[tj + T_PREV + 1]!) * drag;
   const cz = t[tj + T_TAIL + 2]! + (t[tj + T_TAIL + 2]! - t[tj + T_PREV + 2]!) * drag;
-  const center = s[sj + S_CENTER]!;
   let nx = cx,
     ny = cy,
     nz = cz;
-  if (center >= 0) {
-    const c = EXT * center;
-    nx = e[c]! * cx + e[c + 3]! * cy + e[c + 6]! * cz + e[c + 9]!;
-    ny = e[c + 1]! * cx + e[c + 4]! * cy + e[c + 7]! * cz + e[c + 10]!;
-    nz = e[c + 2]! * cx + e[c + 5]! * cy + e[c + 8]! * cz + e[c + 11]!;
+  if (center !== null) {
+    const m = center;
+    nx = m[ci]! * cx + m[ci + 3]! * cy + m[ci + 6]! * cz + m[ci + 9]!;
+    ny = m[ci + 1]! * cx + m[ci + 4]! * cy + m[ci + 7]! * cz + m[ci + 10]!;
+    nz = m[ci + 2]! * cx + m[ci + 5]! * cy + m[ci + 8]! * cz + m[ci + 11]!;
   }
   const stiffness = s[sj + S_STIFFNESS]! * dt,
     gravity = s[sj + S_GRAVITY_POWER]! * dt;
@@ -247,11 +280,11 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   t[tj + T_PREV] = t[tj + T_TAIL]!;
   t[tj + T_PREV + 1] = t[tj + T_TAIL + 1]!;
   t[tj + T_PREV + 2] = t[tj + T_TAIL + 2]!;
-  if (center >= 0) {
+  if (center !== null) {
     // Vector3.applyMatrix4 with the inverse: (M·x)·w, w = 1/(its fourth row·x) = 1/element 15
-    const c = INV * center,
-      i = a.extInv,
-      w = i[c + 12]!;
+    const i = inverse,
+      c = ii,
+      w = i[c + INV_W]!;
     t[tj + T_TAIL] = (i[c]! * nx + i[c + 3]! * ny + i[c + 6]! * nz + i[c + 9]!) * w;
     t[tj + T_TAIL + 1] = (i[c + 1]! * nx + i[c + 4]! * ny + i[c + 7]! * nz + i[c + 10]!) * w;
     t[tj + T_TAIL + 2] = (i[c + 2]! * nx + i[c + 5]! * ny + i[c + 8]! * nz + i[c + 11]!) * w;
@@ -263,7 +296,7 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   // q = q0 · fromUnitVectors(axis, dir((P·L0)⁻¹·tail))
   multiplyAffine(P, 0, s, sj + S_L0, A, 0);
   invert(A, 0, A, 0);
-  const w = A[12]!;
+  const w = A[INV_W]!;
   let dx = (A[0]! * nx + A[3]! * ny + A[6]! * nz + A[9]!) * w;
   let dy = (A[1]! * nx + A[4]! * ny + A[7]! * nz + A[10]!) * w;
   let dz = (A[2]! * nx + A[5]! * ny + A[8]! * nz + A[11]!) * w;
@@ -272,26 +305,32 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   dy *= dl;
   dz *= dl;
   fromUnitVectors(s[sj + S_AXIS]!, s[sj + S_AXIS + 1]!, s[sj + S_AXIS + 2]!, dx, dy, dz);
-  const q0x = s[sj + S_Q0]!,
-    q0y = s[sj + S_Q0 + 1]!,
-    q0z = s[sj + S_Q0 + 2]!,
-    q0w = s[sj + S_Q0 + 3]!;
+  const r0x = s[sj + S_Q0]!,
+    r0y = s[sj + S_Q0 + 1]!,
+    r0z = s[sj + S_Q0 + 2]!,
+    r0w = s[sj + S_Q0 + 3]!;
   const bx = Q[0]!,
     by = Q[1]!,
     bz = Q[2]!,
     bw = Q[3]!;
-  const qx = q0x * bw + q0w * bx + q0y * bz - q0z * by;
-  const qy = q0y * bw + q0w * by + q0z * bx - q0x * bz;
-  const qz = q0z * bw + q0w * bz + q0x * by - q0y * bx;
-  const qw = q0w * bw - q0x * bx - q0y * by - q0z * bz;
+  const qx = r0x * bw + r0w * bx + r0y * bz - r0z * by;
+  const qy = r0y * bw + r0w * by + r0z * bx - r0x * bz;
+  const qz = r0z * bw + r0w * bz + r0x * by - r0y * bx;
+  const qw = r0w * bw - r0x * bx - r0y * by - r0z * bz;
   o[oj] = qx;
   o[oj + 1] = qy;
   o[oj + 2] = qz;
   o[oj + 3] = qw;
+  // the bone's quaternion is now this step's (a later fixed step of the same update starts from it)
+  p[pj + P_QUATERNION] = qx;
+  p[pj + P_QUATERNION + 1] = qy;
+  p[pj + P_QUATERNION + 2] = qz;
+  p[pj + P_QUATERNION + 3] = qw;
   eulerXyz(qx, qy, qz, qw, o, oj + O_EULER);
-  compose(s, sj, qx, qy, qz, qw, o, oj + O_LOCAL);
+  compose(p, pj, qx, qy, qz, qw, o, oj + O_LOCAL);
   multiplyAffine(P, 0, o, oj + O_LOCAL, o, oj + O_WORLD);
   if (s[sj + S_HAS_CHILD]! !== 0) {
+    // the child's position after this step, W·c (read live again at the next update; used by a later fixed step of this one)
     const w = oj + O_WORLD,
       cx2 = s[sj + S_CHILD]!,
       cy2 = s[sj + S_CHILD + 1]!,
@@ -302,15 +341,7 @@ function jointStep(a: SpringBoneArrays, e: FloatArray, j: number, dt: number): v
   }
 }
 
-/** P = W[parent joint] · E[parent slot] (either may be absent: I). */
-function parentMatrix(a: SpringBoneArrays, e: FloatArray, sj: number): void {
-  const pj = a.setup[sj + S_PARENT_JOINT]!,
-    ps = a.setup[sj + S_PARENT_SLOT]!;
-  if (pj >= 0 && ps >= 0) multiplyAffine(a.out, OUT * pj + O_WORLD, e, EXT * ps, P, 0);
-  else if (pj >= 0) for (let i = 0; i < EXT; i++) P[i] = a.out[OUT * pj + O_WORLD + i]!;
-  else if (ps >= 0) for (let i = 0; i < EXT; i++) P[i] = e[EXT * ps + i]!;
-  else for (let i = 0; i < EXT; i++) P[i] = i === 0 || i === 4 || i === 8 ? 1 : 0;
-}
+const IDENTITY = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
 
 /** V = (vx, vy, vz).transformDirection(m): the linear part applied, normalized (length || 1). */
 function direction(m: FloatArray, i: number, vx: number, vy: number, vz: number): void {
@@ -402,15 +433,41 @@ function collide(cs: FloatArray, c: number, cw: FloatArray, w: number, hit: numb
   }
 }
 
-/** The colliders below joint j's bone, in world space from its new matrixWorld: W[j]·E[slot]. */
+/**
+ * The colliders three-vrm moves after joint j (below its bone: their link slots from it, the
+ * collider's own local matrix last) in world space from its new matrixWorld.
+ */
 function ownedColliders(a: SpringBoneArrays, e: FloatArray, j: number): void {
   const start = a.setup[SETUP * j + S_OWNED_START]!,
     end = start + a.setup[SETUP * j + S_OWNED_COUNT]!;
   for (let k = start; k < end; k++) {
-    const c = a.colliderList[k]!;
-    multiplyAffine(a.out, OUT * j + O_WORLD, e, EXT * a.colliders[COLLIDER * c + C_SLOT]!, M, 0);
-    colliderToWorld(a.colliders, COLLIDER * c, M, 0, a.colliderWorld, COLLIDER_WORLD * c);
+    const c = COLLIDER * a.colliderList[k]!;
+    const slot = a.colliders[c + C_LINK_SLOT]!,
+      count = a.colliders[c + C_LINK_COUNT]!;
+    multiplyAffine(a.out, OUT * j + O_WORLD, e, EXT * slot, M, 0);
+    for (let i = 1; i < count; i++) {
+      multiplyAffine(M, 0, e, EXT * (slot + i), L, 0);
+      M.set(L);
+    }
+    colliderToWorld(a.colliders, c, M, 0, a.colliderWorld, COLLIDER_WORLD * a.colliderList[k]!);
   }
+}
+
+/**
+ * A collider in world space as the step starts: from its matrixWorld (a collider of three-vrm's
+ * ancestor pass), or from its colliderMatrix as it stood (C_LIVE: below a joint bone, until a joint
+ * on that bone moves it), whose translation is already the shape's offset.
+ */
+function colliderAtStart(cs: FloatArray, c: number, e: FloatArray, cw: FloatArray, w: number): void {
+  const m = EXT * cs[c + C_SLOT]!;
+  if (cs[c + C_LIVE]! === 0) {
+    colliderToWorld(cs, c, e, m, cw, w);
+    return;
+  }
+  cw[w + W_POSITION] = e[m + M_T]!;
+  cw[w + W_POSITION + 1] = e[m + M_T + 1]!;
+  cw[w + W_POSITION + 2] = e[m + M_T + 2]!;
+  shapeToWorld(cs, c, e, m, cw, w);
 }
 
 /**
@@ -421,9 +478,9 @@ export function colliderToWorld(cs: FloatArray, c: number, e: FloatArray, m: num
   const ox = cs[c + C_OFFSET]!,
     oy = cs[c + C_OFFSET + 1]!,
     oz = cs[c + C_OFFSET + 2]!;
-  cw[w] = e[m]! * ox + e[m + 3]! * oy + e[m + 6]! * oz + e[m + 9]!;
-  cw[w + 1] = e[m + 1]! * ox + e[m + 4]! * oy + e[m + 7]! * oz + e[m + 10]!;
-  cw[w + 2] = e[m + 2]! * ox + e[m + 5]! * oy + e[m + 8]! * oz + e[m + 11]!;
+  cw[w + W_POSITION] = e[m]! * ox + e[m + 3]! * oy + e[m + 6]! * oz + e[m + 9]!;
+  cw[w + W_POSITION + 1] = e[m + 1]! * ox + e[m + 4]! * oy + e[m + 7]! * oz + e[m + 10]!;
+  cw[w + W_POSITION + 2] = e[m + 2]! * ox + e[m + 5]! * oy + e[m + 8]! * oz + e[m + 11]!;
   shapeToWorld(cs, c, e, m, cw, w);
 }
 
@@ -637,11 +694,11 @@ function eulerXyz(x: number, y: number, z: number, w: number, out: FloatArray, o
   }
 }
 
-/** out[o…] = Matrix4.compose(position, q, scale) of joint sj, affine 3×4. */
-function compose(s: FloatArray, sj: number, x: number, y: number, z: number, w: number, out: FloatArray, o: number): void {
-  const sx = s[sj + S_SCALE]!,
-    sy = s[sj + S_SCALE + 1]!,
-    sz = s[sj + S_SCALE + 2]!;
+/** out[o…] = Object3D.updateMatrix of the joint bone whose pose is at p[pj…], with quaternion q: compose(position, q, scale), then the pivot. */
+function compose(p: FloatArray, pj: number, x: number, y: number, z: number, w: number, out: FloatArray, o: number): void {
+  const sx = p[pj + P_SCALE]!,
+    sy = p[pj + P_SCALE + 1]!,
+    sz = p[pj + P_SCALE + 2]!;
   const x2 = x + x,
     y2 = y + y,
     z2 = z + z;
@@ -663,9 +720,18 @@ function compose(s: FloatArray, sj: number, x: number, y: number, z: number, w: 
   out[o + 6] = (xz + wy) * sz;
   out[o + 7] = (yz - wx) * sz;
   out[o + 8] = (1 - (xx + yy)) * sz;
-  out[o + 9] = s[sj + S_POSITION]!;
-  out[o + 10] = s[sj + S_POSITION + 1]!;
-  out[o + 11] = s[sj + S_POSITION + 2]!;
+  out[o + 9] = p[pj + P_POSITION]!;
+  out[o + 10] = p[pj + P_POSITION + 1]!;
+  out[o + 11] = p[pj + P_POSITION + 2]!;
+  if (p[pj + P_HAS_PIVOT]! !== 0) {
+    // te[12] += px − te[0]·px − te[4]·py − te[8]·pz, and likewise (three's order)
+    const px = p[pj + P_PIVOT]!,
+      py = p[pj + P_PIVOT + 1]!,
+      pz = p[pj + P_PIVOT + 2]!;
+    out[o + 9] = out[o + 9]! + (px - out[o]! * px - out[o + 3]! * py - out[o + 6]! * pz);
+    out[o + 10] = out[o + 10]! + (py - out[o + 1]! * px - out[o + 4]! * py - out[o + 7]! * pz);
+    out[o + 11] = out[o + 11]! + (pz - out[o + 2]! * px - out[o + 5]! * py - out[o + 8]! * pz);
+  }
 }
 
 /** |(x, y, z)| as three's Vector3.length (Math.hypot rounds differently). */

@@ -1,9 +1,12 @@
 /**
  * Reading three-vrm spring-bone managers into the flat layout of the spring-bone kernel
- * (src/reference/spring-bones.ts): which joint is whose parent, the order (parents first), the
- * ext slots (matrices read from three.js every frame), the colliders, and the objects to keep
- * current before and after the kernel. Everything is checked here, so that a bad setting or an
- * unsupported hierarchy throws before anything is attached or written.
+ * (src/reference/spring-bone-layout.ts): the joints in three-vrm's own order, and for every
+ * matrix a joint reads (its bone's parent, its child, its center, its colliders) where that matrix
+ * stands at the moment three-vrm reads it: recomputed by three-vrm's pass over the chains'
+ * ancestors (the `before` pass here), recomputed after a joint that ran earlier (a reference to
+ * that joint and the local matrices below it), or as the app left it (read as the update starts).
+ * Everything is checked here, so that a bad setting or an unsupported hierarchy throws before
+ * anything is attached or written.
  */
 import type { Object3D } from 'three';
 import type {
@@ -11,9 +14,10 @@ import type {
   SpringBoneColliderShape,
   SpringBoneJoint as VRMSpringBoneJoint,
   SpringBoneManager as VRMSpringBoneManager,
+  SpringBoneSettings,
 } from './types.js';
 import { describe, show } from '../core/validate.js';
-import { NO_PARENT, jointParent, type ParentRef } from './matrix-pass.js';
+import { NO_PARENT, jointParent, type PassEntry, type ParentRef } from './matrix-pass.js';
 import {
   AVATAR,
   A_CENTERS,
@@ -23,6 +27,9 @@ import {
   COLLIDER,
   C_INSIDE,
   C_KIND,
+  C_LINK_COUNT,
+  C_LINK_SLOT,
+  C_LIVE,
   C_OFFSET,
   C_RADIUS,
   C_SLOT,
@@ -30,29 +37,27 @@ import {
   KIND_CAPSULE,
   KIND_PLANE,
   KIND_SPHERE,
+  REF,
   SETUP,
   S_AXIS,
   S_CENTER,
   S_CHILD,
+  S_CHILD_REF,
   S_COLLIDER_COUNT,
   S_COLLIDER_START,
-  S_CHILD_JOINT,
-  S_OWNED_COUNT,
-  S_OWNED_START,
-  C_OWNER,
   S_DRAG,
   S_GRAVITY_DIR,
   S_GRAVITY_POWER,
   S_HAS_CHILD,
   S_HIT_RADIUS,
   S_L0,
-  S_PARENT_JOINT,
-  S_PARENT_SLOT,
-  S_POSITION,
+  S_OWNED_COUNT,
+  S_OWNED_START,
+  S_PARENT,
   S_Q0,
-  S_SCALE,
+  S_SAME_BONE,
   S_STIFFNESS,
-} from '../reference/spring-bones.js';
+} from '../reference/spring-bone-layout.js';
 
 /** What SpringBones reads of a joint besides its public fields: the state three-vrm keeps privately (3.5.x). */
 export interface JointInternals {
@@ -63,14 +68,11 @@ export interface JointInternals {
   _initialLocalRotation: { x: number; y: number; z: number; w: number };
 }
 
-/** An ext slot: a matrixWorld read every frame, or the product of the local matrices between a joint's bone and another joint's. */
-export type Slot = { kind: 'world'; object: Object3D } | { kind: 'link'; objects: Object3D[] };
-
-/** Objects of a MatrixPass, parents first, and their parents. */
-export interface Pass {
-  objects: Object3D[];
-  parents: ParentRef[];
-}
+/**
+ * An ext slot: an entry of the `before` pass (a matrixWorld it computes or reads, or a collider's
+ * colliderMatrix it reads), or the local matrix of one object of a link (below a joint's bone).
+ */
+export type Slot = { kind: 'pass'; entry: number } | { kind: 'local'; object: Object3D };
 
 /** A joint in kernel order, with what the frame loop needs of it. */
 export interface LaidJoint {
@@ -82,24 +84,28 @@ export interface Layout {
   joints: LaidJoint[];
   slots: Slot[];
   colliders: VRMSpringBoneCollider[];
-  /** The slot of each center. */
+  /** The slots of the centers read as the update starts (inverted once a step). */
   centers: number[];
   /** Per joint (kernel order), SETUP floats. */
   setup: Float64Array;
-  /** Collider indices, per joint from its S_COLLIDER_START. */
+  /** Collider indices, per joint from its S_COLLIDER_START and its S_OWNED_START. */
   colliderList: number[];
   /** Per collider, COLLIDER floats. */
   colliderSetup: Float64Array;
   /** Per avatar, AVATAR floats: its ranges of joints, slots, colliders and centers (see avatarTable). */
   avatars: Float64Array;
-  /** Objects whose matrixWorld must be current before the kernel reads the slots, parents first. */
-  before: Pass;
+  /** three-vrm's pass over each manager's ancestors (computed), then the objects read as the update starts. */
+  before: PassEntry[];
   /** Non-joint descendants of joint bones (not below another joint's bone), updated after the joints as three-vrm does. */
-  after: Pass;
-  /** Per slot, the index of its object in `before` (−1 for a link). */
-  slotObjects: number[];
-  /** Joints whose child is not a child of their bone: the child's matrixWorld is read every frame. */
-  looseChildren: { index: number; child: Object3D }[];
+  after: PassEntry[];
+  /** Joints whose child's matrixWorld stands as the update starts when they read it: its position is read then. */
+  liveChildren: { index: number; child: Object3D; elements: number[] }[];
+  /** Per joint, 1 where it has no child (its step reads its bone's quaternion: the 7 cm rule). */
+  childless: Uint8Array;
+  /** The objects of the local slots (links below joint bones). */
+  links: Object3D[];
+  /** Every object whose parent the layout depends on. */
+  hierarchy: Set<Object3D>;
 }
 
 /** The label of joint `k` of manager `m` in an error message. */
@@ -137,12 +143,19 @@ function jointAncestor(object: Object3D | null, bones: Map<Object3D, number>, se
   return node;
 }
 
+/** The objects from below `top` down to `object` (inclusive), top first. */
+function below(top: Object3D, object: Object3D): Object3D[] {
+  const path: Object3D[] = [];
+  for (let node: Object3D | null = object; node !== top; node = node!.parent) path.unshift(node!);
+  return path;
+}
+
 /**
  * The layout of every joint of `managers` (method: the name errors start with), in three-vrm's own
  * order (see threeVrmOrder), managers one after the other.
  */
 export function layOut(method: string, managers: readonly VRMSpringBoneManager[]): Layout {
-  // every joint bone, mapped to the last joint driving it (whose output is the bone's final matrix)
+  // every joint bone, mapped to the last joint driving it
   const entries: { joint: VRMSpringBoneJoint; manager: VRMSpringBoneManager; m: number; k: number }[] = [];
   const boneIndex = new Map<Object3D, number>();
   managers.forEach((manager, m) => {
@@ -161,15 +174,26 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
       k++;
     }
   });
-  // three-vrm's own order, manager by manager (VRMSpringBoneManager._sortJoints): every joint after the joints on
-  // the ancestors of its dependencies (its bone's parent and its colliders), depth first; a circle warns, as there
+  // three-vrm's own order, manager by manager (VRMSpringBoneManager._sortJoints), and the objects its pass over
+  // the chains' ancestors updates before the joints (each manager's _ancestors, the lowest one's ancestors first)
   const entryOf = new Map(entries.map((entry, i) => [entry.joint, i]));
   const order: number[] = [];
   const managerAt: number[] = []; // the manager of each joint in this order
+  const before: PassEntry[] = [];
+  const inPass = new Map<Object3D, number>();
+  const hierarchy = new Set<Object3D>();
   managers.forEach((manager, m) => {
-    for (const e of threeVrmOrder(manager, m, entryOf)) {
+    const sorted = threeVrmOrder(manager, m, entryOf);
+    for (const e of sorted.order) {
       order.push(e);
       managerAt.push(m);
+    }
+    for (const object of sorted.ancestors) {
+      if (inPass.has(object)) continue;
+      const parent = object.parent === null ? NO_PARENT : inPass.get(object.parent);
+      inPass.set(object, before.length);
+      before.push({ object, parent: parent ?? NO_PARENT, mode: 'update' });
+      hierarchy.add(object);
     }
   });
   // joined[m]: managers m − 1 and m are in one avatar, since managers from one to the other share something
@@ -178,27 +202,67 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     joined.fill(1, Math.min(a, b) + 1, Math.max(a, b) + 1);
   };
   let current = 0; // the manager of the joint being laid out
-  // the joint whose output is a bone's final matrix: the last one on it in this order
-  const lastOnBone = new Map<Object3D, number>(order.map((e, j) => [entries[e]!.joint.bone, j]));
+  // the joints on each bone, in this order
+  const onBone = new Map<Object3D, number[]>();
+  order.forEach((e, j) => {
+    const bone = entries[e]!.joint.bone;
+    const list = onBone.get(bone);
+    if (list) list.push(j);
+    else onBone.set(bone, [j]);
+  });
+  /** The last joint on `bone` that runs before joint j, or −1. */
+  const lastBefore = (bone: Object3D, j: number): number => {
+    let last = -1;
+    for (const k of onBone.get(bone) ?? []) if (k < j) last = k;
+    return last;
+  };
 
   const slots: Slot[] = [];
   const slotManager: number[] = [];
-  const worldSlot = new Map<Object3D, number>();
-  const slotOf = (object: Object3D): number => {
-    let s = worldSlot.get(object);
+  const passSlot = new Map<string, number>(); // `${entry}`: the slot of a pass entry
+  /** The slot of `object`'s matrixWorld (mode 'update' or 'read') or colliderMatrix ('collider') as the update starts. */
+  const startSlot = (object: Object3D, collider: boolean): number => {
+    let entry = collider ? undefined : inPass.get(object);
+    if (entry === undefined) {
+      const key = before.findIndex((p) => p.object === object && p.mode === (collider ? 'collider' : 'read'));
+      entry = key >= 0 ? key : before.push({ object, parent: NO_PARENT, mode: collider ? 'collider' : 'read' }) - 1;
+      hierarchy.add(object);
+    }
+    let s = passSlot.get(`${entry}`);
     if (s === undefined) {
-      s = slots.length;
-      slots.push({ kind: 'world', object });
-      worldSlot.set(object, s);
+      s = slots.push({ kind: 'pass', entry }) - 1;
+      passSlot.set(`${entry}`, s);
       slotManager.push(current);
     }
     join(current, slotManager[s]!);
     return s;
   };
-  const linkSlot = (objects: Object3D[]): number => {
-    slotManager.push(current);
-    return slots.push({ kind: 'link', objects }) - 1;
+  /** Consecutive slots of the local matrices of `objects`. */
+  const localSlots = (objects: Object3D[]): number => {
+    const first = slots.length;
+    for (const object of objects) {
+      slots.push({ kind: 'local', object });
+      slotManager.push(current);
+      hierarchy.add(object);
+    }
+    return first;
   };
+  /** Whether `object`'s matrixWorld has been recomputed this step when joint j reads it (below a joint that ran before it). */
+  const computedAt = (object: Object3D, j: number): boolean => {
+    const bone = jointAncestor(object, boneIndex, true);
+    return bone !== null && lastBefore(bone, j) >= 0;
+  };
+  /** Where joint j reads `object`'s matrixWorld (see the references in spring-bone-layout.ts): joint, slot, count. */
+  const reference = (object: Object3D, j: number): [number, number, number] => {
+    const bone = jointAncestor(object, boneIndex, true);
+    const k = bone === null ? -1 : lastBefore(bone, j);
+    if (k < 0) return [-1, startSlot(object, false), 1];
+    join(current, managerAt[k]!);
+    if (object === bone) return [k, -1, 0];
+    const links = below(bone!, object);
+    return [k, localSlots(links), links.length];
+  };
+
   const colliders: VRMSpringBoneCollider[] = [];
   const colliderManager: number[] = [];
   const colliderIndex = new Map<VRMSpringBoneCollider, number>();
@@ -206,41 +270,37 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
   const centers: number[] = [];
   const colliderList: number[] = [];
   const setup = new Float64Array(SETUP * entries.length);
-  const looseChildren: { index: number; child: Object3D }[] = [];
+  const liveChildren: Layout['liveChildren'] = [];
+  const owned = new Map<Object3D, number[]>(); // the colliders below each joint bone (moved after each joint on it)
   // the slots, colliders and centers laid out before each joint (an avatar's ranges start there)
   const laidBefore: number[][] = [];
 
   // every joint checked in the managers' order (so that an error names the first bad joint a user would find)
-  const floats = entries.map(({ joint, m, k }) => jointFloats(method, jointName(m, k, joint), joint, boneIndex));
+  const floats = entries.map(({ joint, m, k }) => jointFloats(method, jointName(m, k, joint), joint));
   order.forEach((e, j) => {
     const { joint } = entries[e]!;
     const s = SETUP * j;
     const bone = joint.bone;
     current = managerAt[j]!;
     laidBefore.push([slots.length, colliders.length, centers.length]);
+    hierarchy.add(bone);
     setup.set(floats[e]!, s);
-    setup[s + S_CHILD_JOINT] = joint.child ? (lastOnBone.get(joint.child) ?? -1) : -1;
-    if (setup[s + S_CHILD_JOINT]! >= 0) join(current, managerAt[setup[s + S_CHILD_JOINT]!]!);
-    // the parent: the last joint on the nearest joint bone above, times the locals in between; or the bone's parent's matrixWorld
-    const above = jointAncestor(bone, boneIndex, false);
-    if (above === null) {
-      setup[s + S_PARENT_JOINT] = -1;
-      setup[s + S_PARENT_SLOT] = bone.parent === null ? -1 : slotOf(bone.parent);
-    } else {
-      setup[s + S_PARENT_JOINT] = lastOnBone.get(above)!;
-      join(current, managerAt[lastOnBone.get(above)!]!);
-      const between: Object3D[] = [];
-      for (let node = bone.parent; node !== above; node = node!.parent) between.unshift(node!);
-      setup[s + S_PARENT_SLOT] = between.length === 0 ? -1 : linkSlot(between);
+    setup.set(reference(bone.parent!, j), s + S_PARENT);
+    setup[s + S_SAME_BONE] = lastBefore(bone, j);
+    setup.fill(-1, s + S_CHILD_REF, s + S_CHILD_REF + REF);
+    if (joint.child) {
+      hierarchy.add(joint.child);
+      // computed this step (below a joint that ran), or as it stands: its position read as the update starts, not a slot
+      if (computedAt(joint.child, j)) setup.set(reference(joint.child, j), s + S_CHILD_REF);
+      else liveChildren.push({ index: j, child: joint.child, elements: joint.child.matrixWorld.elements });
     }
-    const center = joint.center;
-    setup[s + S_CENTER] = -1;
-    if (center) {
-      const slot = slotOf(center);
-      if (!centers.includes(slot)) centers.push(slot);
-      setup[s + S_CENTER] = slot;
+    setup.fill(-1, s + S_CENTER, s + S_CENTER + REF);
+    if (joint.center) {
+      hierarchy.add(joint.center);
+      const ref = reference(joint.center, j);
+      setup.set(ref, s + S_CENTER);
+      if (ref[0] < 0 && !centers.includes(ref[1])) centers.push(ref[1]);
     }
-    if (joint.child && joint.child.parent !== bone) looseChildren.push({ index: j, child: joint.child });
     // colliders, in three-vrm's order: groups, then each group's colliders
     setup[s + S_COLLIDER_START] = colliderList.length;
     for (const group of joint.colliderGroups) {
@@ -248,17 +308,24 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
         let index = colliderIndex.get(collider);
         if (index === undefined) {
           index = colliders.length;
+          const c = COLLIDER * index;
           colliderSetup.push(...shapeFloats(collider.shape));
-          // below a joint bone: that joint's matrixWorld times the locals down to the collider; else its own matrixWorld
+          hierarchy.add(collider);
+          // three-vrm's pass over the ancestors updates it before the joints; else it is as it stood, until a joint on
+          // the bone above it moves it (W[joint]·its local matrices from that bone)
+          const computed = inPass.get(collider) !== undefined;
+          colliderSetup[c + C_SLOT] = startSlot(collider, !computed);
+          colliderSetup[c + C_LIVE] = computed ? 0 : 1;
           const owner = jointAncestor(collider, boneIndex, false);
-          if (owner === null) colliderSetup[COLLIDER * index + C_SLOT] = slotOf(collider);
-          else {
-            const between: Object3D[] = [];
-            for (let node: Object3D | null = collider; node !== owner; node = node!.parent) between.unshift(node!);
-            colliderSetup[COLLIDER * index + C_SLOT] = linkSlot(between);
-            join(current, managerAt[lastOnBone.get(owner)!]!);
+          if (owner !== null) {
+            const links = below(owner, collider);
+            colliderSetup[c + C_LINK_SLOT] = localSlots(links);
+            colliderSetup[c + C_LINK_COUNT] = links.length;
+            const list = owned.get(owner);
+            if (list) list.push(index);
+            else owned.set(owner, [index]);
+            for (const k of onBone.get(owner)!) join(current, managerAt[k]!);
           }
-          colliderSetup[COLLIDER * index + C_OWNER] = owner === null ? -1 : lastOnBone.get(owner)!;
           colliders.push(collider);
           colliderManager.push(current);
           colliderIndex.set(collider, index);
@@ -270,15 +337,12 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     setup[s + S_COLLIDER_COUNT] = colliderList.length - setup[s + S_COLLIDER_START]!;
   });
 
-  // each joint's own colliders (below its bone), moved to world space right after its step
-  for (let j = 0; j < order.length; j++) {
+  // each joint's owned colliders (below its bone), moved to world space after each joint on that bone
+  order.forEach((e, j) => {
     setup[SETUP * j + S_OWNED_START] = colliderList.length;
-    colliders.forEach((_, c) => {
-      if (colliderSetup[COLLIDER * c + C_OWNER] === j) colliderList.push(c);
-    });
+    colliderList.push(...(owned.get(entries[e]!.joint.bone) ?? []));
     setup[SETUP * j + S_OWNED_COUNT] = colliderList.length - setup[SETUP * j + S_OWNED_START]!;
-  }
-  const before = objectsBefore(slots);
+  });
   const joints = order.map((e) => ({ joint: entries[e]!.joint, manager: entries[e]!.manager }));
   return {
     joints,
@@ -290,9 +354,11 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     colliderSetup: Float64Array.from(colliderSetup),
     avatars: avatarTable(managerAt, joined, laidBefore, [slots.length, colliders.length, centers.length]),
     before,
-    after: objectsAfter(joints, boneIndex, (bone) => lastOnBone.get(bone)!),
-    slotObjects: slots.map((slot) => (slot.kind === 'world' ? before.objects.indexOf(slot.object) : -1)),
-    looseChildren,
+    after: objectsAfter(joints, boneIndex, (bone) => onBone.get(bone)!.at(-1)!),
+    liveChildren,
+    childless: Uint8Array.from(joints, ({ joint }) => (joint.child ? 0 : 1)),
+    links: [...new Set(slots.flatMap((slot) => (slot.kind === 'local' ? [slot.object] : [])))],
+    hierarchy,
   };
 }
 
@@ -331,7 +397,11 @@ const warnedCircular = new WeakSet<VRMSpringBoneManager>();
  * A joint met again while its dependencies are being placed closes a circle: three-vrm warns once
  * and goes on, and so does this (the joints then read some matrices of the frame before, as there).
  */
-function threeVrmOrder(manager: VRMSpringBoneManager, m: number, entryOf: Map<VRMSpringBoneJoint, number>): number[] {
+function threeVrmOrder(
+  manager: VRMSpringBoneManager,
+  m: number,
+  entryOf: Map<VRMSpringBoneJoint, number>,
+): { order: number[]; ancestors: Object3D[] } {
   const onBone = new Map<Object3D, VRMSpringBoneJoint[]>();
   for (const joint of manager.joints) {
     const list = onBone.get(joint.bone);
@@ -339,6 +409,7 @@ function threeVrmOrder(manager: VRMSpringBoneManager, m: number, entryOf: Map<VR
     else onBone.set(joint.bone, [joint]);
   }
   const order: number[] = [];
+  const tops = new Set<Object3D>();
   const tried = new Set<VRMSpringBoneJoint>();
   const done = new Set<VRMSpringBoneJoint>();
   let circular = false;
@@ -355,7 +426,17 @@ function threeVrmOrder(manager: VRMSpringBoneManager, m: number, entryOf: Map<VR
     for (const dependency of dependencies) {
       const path: Object3D[] = [];
       for (let node: Object3D | null = dependency; node !== null; node = node.parent) path.unshift(node);
-      for (const ancestor of path) for (const other of onBone.get(ancestor) ?? []) insert(other);
+      // the deepest object of the path above its first joint bone joins the objects whose lowest common ancestor is found below
+      let above: Object3D | null = null;
+      let met = false;
+      for (const ancestor of path) {
+        const others = onBone.get(ancestor);
+        if (others) {
+          met = true;
+          for (const other of others) insert(other);
+        } else if (!met) above = ancestor;
+      }
+      if (above) tops.add(above);
     }
     order.push(entryOf.get(joint)!);
     done.add(joint);
@@ -367,7 +448,41 @@ function threeVrmOrder(manager: VRMSpringBoneManager, m: number, entryOf: Map<VR
       `SpringBones: manager ${m}: circular dependency detected (three-vrm's manager warns the same and runs the joints in the same order)`,
     );
   }
-  return order;
+  return { order, ancestors: ancestorPass(tops, onBone) };
+}
+
+/**
+ * The objects three-vrm's manager updates before its joints (its _ancestors, updateWorldMatrix each),
+ * in that order: the lowest common ancestor of `tops` with its own ancestors (root first: its
+ * updateWorldMatrix(true, false)), then every object below it that is not a joint bone nor below one.
+ */
+function ancestorPass(tops: Set<Object3D>, onBone: Map<Object3D, unknown>): Object3D[] {
+  const lowest = lowestCommonAncestor(tops);
+  if (lowest === null) return [];
+  const list: Object3D[] = [];
+  for (let node: Object3D | null = lowest; node !== null; node = node.parent) list.unshift(node);
+  const walk = (object: Object3D): void => {
+    for (const child of object.children) {
+      if (onBone.has(child)) continue;
+      list.push(child);
+      walk(child);
+    }
+  };
+  walk(lowest);
+  return list;
+}
+
+/** three-vrm's lowestCommonAncestor: the first object every one of `objects` has at or above it. */
+function lowestCommonAncestor(objects: Set<Object3D>): Object3D | null {
+  const counts = new Map<Object3D, number>();
+  for (const object of objects) {
+    for (let node: Object3D | null = object; node !== null; node = node.parent) {
+      const count = (counts.get(node) ?? 0) + 1;
+      if (count === objects.size) return node;
+      counts.set(node, count);
+    }
+  }
+  return null;
 }
 
 /** The elements of three's column-major 4×4 that the affine 3×4 layout keeps. */
@@ -377,26 +492,14 @@ export const AFFINE = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14] as const;
  * The setup floats of a joint that do not depend on the order (the tail, the rest state, the
  * settings), with its center and colliders checked.
  */
-function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint, bones: Map<Object3D, number>): Float64Array {
+function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint): Float64Array {
   const floats = new Float64Array(SETUP);
   const internals = joint as unknown as JointInternals;
   const center = joint.center;
-  if (center !== null && center !== undefined) {
-    if (!isObject3D(center)) throw new TypeError(`${method}: ${where}: center must be an Object3D or null, got ${describe(center)}`);
-    if (jointAncestor(center, bones, true) !== null) {
-      throw new RangeError(
-        `${method}: ${where}: its center is a spring joint's bone or below one; SpringBones needs centers outside the chains`,
-      );
-    }
-  }
-  if ((joint.bone as { pivot?: unknown }).pivot) {
-    throw new RangeError(
-      `${method}: ${where}: the bone has a pivot; SpringBones composes joint bones without one, as three-vrm did before pivots`,
-    );
+  if (center !== null && center !== undefined && !isObject3D(center)) {
+    throw new TypeError(`${method}: ${where}: center must be an Object3D or null, got ${describe(center)}`);
   }
   floats[S_HAS_CHILD] = joint.child ? 1 : 0;
-  floats.set(vector(method, where, 'bone.position', joint.bone.position), S_POSITION);
-  floats.set(vector(method, where, 'bone.scale', joint.bone.scale), S_SCALE);
   const c = vector(method, where, 'initialLocalChildPosition', joint.initialLocalChildPosition);
   if (c[0] === 0 && c[1] === 0 && c[2] === 0) {
     throw new RangeError(`${method}: ${where}: the bone has zero length (its child is at its origin, or setInitState was not called)`);
@@ -411,16 +514,7 @@ function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint, b
   AFFINE.forEach((element, i) => {
     floats[S_L0 + i] = finite(method, where, `_initialLocalMatrix.elements[${element}]`, l0[element]);
   });
-  const settings = joint.settings;
-  if (typeof settings !== 'object' || settings === null)
-    throw new TypeError(`${method}: ${where}: settings must be an object, got ${describe(settings)}`);
-  floats[S_HIT_RADIUS] = atLeastZero(method, where, 'settings.hitRadius', settings.hitRadius);
-  floats[S_STIFFNESS] = atLeastZero(method, where, 'settings.stiffness', settings.stiffness);
-  floats[S_GRAVITY_POWER] = atLeastZero(method, where, 'settings.gravityPower', settings.gravityPower);
-  floats.set(vector(method, where, 'settings.gravityDir', settings.gravityDir), S_GRAVITY_DIR);
-  const drag = finite(method, where, 'settings.dragForce', settings.dragForce);
-  if (drag < 0 || drag > 1) throw new RangeError(`${method}: ${where}: settings.dragForce is ${show(drag)}; it must be in [0, 1]`);
-  floats[S_DRAG] = drag;
+  settingsFloats(method, where, joint.settings, floats, 0);
   const groups = joint.colliderGroups;
   if (!Array.isArray(groups as unknown))
     throw new TypeError(`${method}: ${where}: colliderGroups must be an Array, got ${describe(groups)}`);
@@ -431,6 +525,21 @@ function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint, b
     group.colliders.forEach((collider, i) => checkCollider(method, where, `colliderGroups[${g}].colliders[${i}]`, collider));
   });
   return floats;
+}
+
+/**
+ * A joint's settings, checked, into floats[o + S_HIT_RADIUS…S_DRAG].
+ */
+function settingsFloats(method: string, where: string, settings: SpringBoneSettings, floats: Float64Array, o: number): void {
+  if (typeof settings !== 'object' || settings === null)
+    throw new TypeError(`${method}: ${where}: settings must be an object, got ${describe(settings)}`);
+  floats[o + S_HIT_RADIUS] = atLeastZero(method, where, 'settings.hitRadius', settings.hitRadius);
+  floats[o + S_STIFFNESS] = atLeastZero(method, where, 'settings.stiffness', settings.stiffness);
+  floats[o + S_GRAVITY_POWER] = atLeastZero(method, where, 'settings.gravityPower', settings.gravityPower);
+  floats.set(vector(method, where, 'settings.gravityDir', settings.gravityDir), o + S_GRAVITY_DIR);
+  const drag = finite(method, where, 'settings.dragForce', settings.dragForce);
+  if (drag < 0 || drag > 1) throw new RangeError(`${method}: ${where}: settings.dragForce is ${show(drag)}; it must be in [0, 1]`);
+  floats[o + S_DRAG] = drag;
 }
 
 /** Throws when a collider is not an Object3D with a valid shape. */
@@ -451,7 +560,7 @@ function checkCollider(method: string, where: string, name: string, collider: VR
   }
 }
 
-/** A checked shape's COLLIDER floats (the slot is set by the caller). */
+/** A checked shape's COLLIDER floats (the slots are set by the caller). */
 function shapeFloats(shape: SpringBoneColliderShape): number[] {
   const floats = new Array<number>(COLLIDER).fill(0);
   const offset = shape.offset ?? { x: 0, y: 0, z: 0 };
@@ -468,37 +577,20 @@ function shapeFloats(shape: SpringBoneColliderShape): number[] {
   return floats;
 }
 
-/** The world slots' objects and all their ancestors, each once, parents first, with each one's parent's index (−1: none). */
-function objectsBefore(slots: readonly Slot[]): Pass {
-  const depth = new Map<Object3D, number>();
-  const visit = (object: Object3D): number => {
-    const known = depth.get(object);
-    if (known !== undefined) return known;
-    const d = object.parent === null ? 0 : visit(object.parent) + 1;
-    depth.set(object, d);
-    return d;
-  };
-  for (const slot of slots) if (slot.kind === 'world') visit(slot.object);
-  const objects = [...depth.keys()].sort((a, b) => depth.get(a)! - depth.get(b)!);
-  const index = new Map(objects.map((o, i) => [o, i]));
-  return { objects, parents: objects.map((o) => (o.parent === null ? NO_PARENT : index.get(o.parent)!)) };
-}
-
 /**
  * three-vrm's _relevantChildrenUpdated walk below every joint bone (stopping at joint bones), in
  * joint order, with each one's parent: the last joint on a joint bone, or an earlier object.
  */
-function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>, lastJoint: (bone: Object3D) => number): Pass {
-  const objects: Object3D[] = [];
-  const parents: ParentRef[] = [];
+function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>, lastJoint: (bone: Object3D) => number): PassEntry[] {
+  const entries: PassEntry[] = [];
   const index = new Map<Object3D, number>();
   const seen = new Set<Object3D>();
   const walk = (object: Object3D): void => {
     for (const child of object.children) {
       if (bones.has(child)) continue;
-      index.set(child, objects.length);
-      objects.push(child);
-      parents.push(bones.has(object) ? jointParent(lastJoint(object)) : index.get(object)!);
+      const parent: ParentRef = bones.has(object) ? jointParent(lastJoint(object)) : index.get(object)!;
+      index.set(child, entries.length);
+      entries.push({ object: child, parent, mode: 'update' });
       walk(child);
     }
   };
@@ -507,5 +599,5 @@ function objectsAfter(joints: readonly LaidJoint[], bones: Map<Object3D, number>
     seen.add(joint.bone);
     walk(joint.bone);
   }
-  return { objects, parents };
+  return entries;
 }

@@ -9,11 +9,23 @@
  * chains before its joints, and for the joints' other descendants after each joint.
  */
 import type { Object3D, Quaternion, Vector3 } from 'three';
-import { EXT, OUT, O_WORLD } from '../reference/spring-bones.js';
+import { EXT, OUT, O_WORLD } from '../reference/spring-bone-layout.js';
+
+/**
+ * An object of a pass, with its parent, and what the pass does with it: 'update' it as
+ * updateWorldMatrix(false, false) does; 'read' its matrixWorld as it stands; read its
+ * 'collider'Matrix (a VRMSpringBoneCollider's) as it stands.
+ */
+export interface PassEntry {
+  object: Object3D;
+  parent: ParentRef;
+  mode: 'update' | 'read' | 'collider';
+}
 
 /** What a pass reads of an object: its transform and flags, and where it writes. */
 interface Entry {
   object: Object3D;
+  mode: PassEntry['mode'];
   position: Vector3;
   quaternion: Quaternion;
   scale: Vector3;
@@ -36,20 +48,20 @@ export const jointParent = (joint: number): ParentRef => -2 - joint;
 
 export class MatrixPass {
   private readonly entries: Entry[];
-  /** Each object's world matrix as this pass left it (affine 3×4, EXT floats an object). */
+  private readonly parents: readonly ParentRef[];
+  /** Each object's world matrix (or colliderMatrix) as this pass left it (affine 3×4, EXT floats an object). */
   readonly world: Float64Array;
 
-  constructor(
-    objects: readonly Object3D[],
-    private readonly parents: readonly ParentRef[],
-  ) {
-    this.entries = objects.map((object) => {
+  constructor(list: readonly PassEntry[]) {
+    this.parents = list.map((p) => p.parent);
+    this.entries = list.map(({ object, mode }) => {
       const shape = (object as { shape?: { offset?: { x: number; y: number; z: number } } }).shape;
       const colliderMatrix = (object as { colliderMatrix?: { elements: number[] } }).colliderMatrix;
       const cache = (object.userData as { inverseCacheProxy?: InverseCache }).inverseCacheProxy;
       const direct = cache?.matrix === object.matrixWorld && Array.isArray(cache._originalElements) ? cache : null;
       return {
         object,
+        mode,
         position: object.position,
         quaternion: object.quaternion,
         scale: object.scale,
@@ -59,7 +71,7 @@ export class MatrixPass {
         collider: colliderMatrix && shape ? { elements: colliderMatrix.elements, offset: shape.offset } : null,
       };
     });
-    this.world = new Float64Array(EXT * objects.length);
+    this.world = new Float64Array(EXT * list.length);
   }
 
   get objects(): Object3D[] {
@@ -74,11 +86,17 @@ export class MatrixPass {
       const e = entries[i]!;
       const object = e.object;
       const m = e.matrix;
+      const w = EXT * i;
+      if (e.mode !== 'update') {
+        // as the app left it: the matrixWorld, or a collider's colliderMatrix
+        const source = e.mode === 'read' ? e.matrixWorld : e.collider!.elements;
+        for (let k = 0; k < EXT; k++) world[w + k] = source[AFFINE[k]!]!;
+        continue;
+      }
       if (object.matrixAutoUpdate) {
         compose(e, m);
         object.matrixWorldNeedsUpdate = true;
       }
-      const w = EXT * i;
       if (object.matrixWorldNeedsUpdate) {
         const mw = e.matrixWorld;
         if (object.matrixWorldAutoUpdate === true) {

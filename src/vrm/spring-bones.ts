@@ -18,17 +18,24 @@ import {
   COLLIDER_WORLD,
   EXT,
   INV,
+  M_T,
   OUT,
   O_EULER,
   O_LOCAL,
   O_WORLD,
+  POSE,
+  P_HAS_PIVOT,
+  P_PIVOT,
+  P_POSITION,
+  P_QUATERNION,
+  P_SCALE,
   SETUP,
   STATE,
   T_CHILD_WORLD,
   T_PREV,
   T_TAIL,
-} from '../reference/spring-bones.js';
-import { C_OWNER, colliderToWorld, shapeToWorld, type SpringBoneArrays } from '../reference/spring-bones.js';
+} from '../reference/spring-bone-layout.js';
+import type { SpringBoneArrays } from '../reference/spring-bones.js';
 import { AFFINE, layOut, type JointInternals, type Layout } from './layout.js';
 
 /**
@@ -72,6 +79,7 @@ interface Takeover {
 
 const ARRAY_NAMES = [
   'setup',
+  'pose',
   'state',
   'out',
   'ext',
@@ -87,10 +95,6 @@ const ARRAY_NAMES = [
 
 /** The float64 arrays of the kernel (src/reference/spring-bones.ts), views of solver memory. */
 type Arrays = SpringBoneArrays & Record<(typeof ARRAY_NAMES)[number], Float64Array>;
-
-/** The scratch of a link slot's product (float64, affine 3×4). */
-const LINK = new Float64Array(EXT);
-const LOCAL = new Float64Array(EXT);
 
 /**
  * Runs the spring bones (hair, skirts, tails: VRMC_springBone) of many three-vrm avatars in one
@@ -135,14 +139,14 @@ export class SpringBones {
   private primed = false;
   /** With fixedStep: the output of the last step, kept while the bones are placed on the update's parents. */
   private simulated: Float64Array | null = null;
-  /** The matrices updated before the kernel (the chains' ancestors, colliders, centers) and after it (the joints' other descendants). */
+  /** three-vrm's pass before the joints (the chains' ancestors; what is read as it stood) and after them (the joints' other descendants). */
   private before!: MatrixPass;
   private after!: MatrixPass;
-  /** Each joint bone's quaternion, rotation, matrix and matrixWorld elements, looked up once (kernel order). */
-  private targets!: { quaternions: Quaternion[]; rotations: Euler[]; matrices: number[][]; worlds: number[][] };
-  /** The objects whose parent must not change, with that parent; those that have left it. */
-  private readonly watched = new Map<Object3D, Object3D | null>();
-  private readonly detached = new Set<Object3D>();
+  /** Each joint bone, its quaternion, rotation, matrix and matrixWorld elements, looked up once (kernel order). */
+  private targets!: { bones: Object3D[]; quaternions: Quaternion[]; rotations: Euler[]; matrices: number[][]; worlds: number[][] };
+  /** The objects whose parents the layout depends on; true once one of them has moved (the next update lays out again). */
+  private readonly watched = new Set<Object3D>();
+  private moved = false;
   /** With fixedStep, during an update: each jumped slot's offset in ext and its landed matrix (see holdJumps). */
   private readonly jumped: number[] = [];
   private disposed = false;
@@ -221,40 +225,42 @@ export class SpringBones {
     if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY))
       throw new RangeError(`${method}: dt is ${show(dt)}; it must be finite and ≥ 0 (seconds)`);
     warnLargeDt(this.solver, method, dt);
-    if (this.detached.size > 0) {
-      const [object] = this.detached;
-      throw new RangeError(
-        `${method}: ${describeObject(object!)} has left its parent since the SpringBones read the hierarchy; ` +
-          'put it back, or call refresh() after changing the hierarchy, or remove(manager)',
-      );
-    }
-    const { looseChildren } = this.layout;
+    // the hierarchy as it stands (the watched objects' 'added' and 'removed' events say when it changed)
+    if (this.moved) this.rebuild(this.managerList);
+    // what three-vrm reads as it stands: checked first (an error writes nothing), then read
+    this.checkLinks(method);
+    this.readPoses(method, this.fixedStep !== null || dt <= 0);
     const { state, ext, extPrev, out } = this.arrays;
     this.before.run(out);
-    for (const { index, child } of looseChildren) {
-      const m = child.matrixWorld.elements;
-      state.set([m[12]!, m[13]!, m[14]!], STATE * index + T_CHILD_WORLD);
+    // the children's positions as they stand (with fixed steps, a child of the joint's bone is where the steps put it:
+    // the bones shown are placed apart from them)
+    const bones = this.targets.bones;
+    for (const { index, child, elements: m } of this.layout.liveChildren) {
+      if (this.fixedStep !== null && child.parent === bones[index]) continue;
+      const t = STATE * index + T_CHILD_WORLD;
+      state[t] = m[12]!;
+      state[t + 1] = m[13]!;
+      state[t + 2] = m[14]!;
     }
     if (this.fixedStep === null) {
       this.readSlots(ext);
       this.step(dt, 1);
-    } else {
-      if (this.primed) extPrev.set(ext);
-      this.readSlots(ext);
-      if (!this.primed) extPrev.set(ext);
-      else this.holdJumps(ext, extPrev);
-      this.primed = true;
-      this.fixedSteps(dt, this.fixedStep);
-      // the bones shown: the last step's rotations on this update's parents; the steps go on from the step's own matrices
-      this.simulated ??= new Float64Array(out.length);
-      const simulated = this.simulated;
-      simulated.set(out);
-      this.step(0, 1);
-      this.writeBones();
-      out.set(simulated);
+      this.writeBones(dt > 0);
       return;
     }
-    this.writeBones();
+    if (this.primed) extPrev.set(ext);
+    this.readSlots(ext);
+    if (!this.primed) extPrev.set(ext);
+    else this.holdJumps(ext, extPrev);
+    this.primed = true;
+    this.fixedSteps(dt, this.fixedStep);
+    // the bones shown: the last step's rotations on this update's parents; the steps go on from the step's own matrices
+    this.simulated ??= new Float64Array(out.length);
+    const simulated = this.simulated;
+    simulated.set(out);
+    this.step(0, 1);
+    this.writeBones(true);
+    out.set(simulated);
   }
 
   /**
@@ -376,9 +382,9 @@ export class SpringBones {
     const limit = this.teleportDistance * this.teleportDistance;
     this.jumped.length = 0;
     for (let o = 0; o < ext.length; o += EXT) {
-      const dx = ext[o + 9]! - extPrev[o + 9]!,
-        dy = ext[o + 10]! - extPrev[o + 10]!,
-        dz = ext[o + 11]! - extPrev[o + 11]!;
+      const dx = ext[o + M_T]! - extPrev[o + M_T]!,
+        dy = ext[o + M_T + 1]! - extPrev[o + M_T + 1]!,
+        dz = ext[o + M_T + 2]! - extPrev[o + M_T + 2]!;
       if (dx * dx + dy * dy + dz * dz > limit) {
         this.jumped.push(o, ...ext.subarray(o, o + EXT));
         ext.set(extPrev.subarray(o, o + EXT), o);
@@ -415,52 +421,111 @@ export class SpringBones {
     this.accumulator = Math.max(0, left);
   }
 
-  /** The ext slots' matrices from three.js: matrixWorld, or the product of the local matrices of a link. */
+  /** The ext slots' matrices: a matrix of the `before` pass, or a link object's local matrix (updateMatrix first, as three-vrm's walk). */
   private readSlots(into: Float64Array): void {
-    const { slots, slotObjects } = this.layout;
+    const slots = this.layout.slots;
     const world = this.before.world;
     for (let s = 0; s < slots.length; s++) {
       const slot = slots[s]!;
       const o = EXT * s;
-      if (slot.kind === 'world') {
-        const w = EXT * slotObjects[s]!;
+      if (slot.kind === 'pass') {
+        const w = EXT * slot.entry;
         for (let i = 0; i < EXT; i++) into[o + i] = world[w + i]!;
       } else {
-        LINK.fill(0);
-        LINK[0] = LINK[4] = LINK[8] = 1;
-        for (const object of slot.objects) {
-          if (object.matrixAutoUpdate) object.updateMatrix();
-          const m = object.matrix.elements;
-          for (let i = 0; i < EXT; i++) LOCAL[i] = m[AFFINE[i]!]!;
-          multiplyInto(LINK, LOCAL);
-        }
-        into.set(LINK, o);
+        const object = slot.object;
+        if (object.matrixAutoUpdate) object.updateMatrix();
+        const m = object.matrix.elements;
+        for (let i = 0; i < EXT; i++) into[o + i] = m[AFFINE[i]!]!;
       }
     }
   }
 
-  /** Each joint's quaternion, matrix and matrixWorld into three.js, then the joint bones' other descendants. */
-  private writeBones(): void {
+  /**
+   * The objects between joint bones (and down to colliders below them) whose matrixWorld three-vrm
+   * would not recompute after the joint above them (a hand-set matrix not flagged with
+   * matrixWorldNeedsUpdate, or matrixWorldAutoUpdate false): refused, before anything is written.
+   */
+  private checkLinks(method: string): void {
+    for (const o of this.layout.links) {
+      if (o.matrixWorldAutoUpdate !== true || (!o.matrixAutoUpdate && !o.matrixWorldNeedsUpdate)) {
+        throw new RangeError(
+          `${method}: ${describeObject(o)} (below a spring joint's bone) has matrixAutoUpdate false without matrixWorldNeedsUpdate, ` +
+            'or matrixWorldAutoUpdate false: three-vrm would keep its stale matrixWorld, SpringBones does not follow that; ' +
+            'set matrixWorldNeedsUpdate = true with each new matrix',
+        );
+      }
+    }
+  }
+
+  /**
+   * Each joint bone's position, scale and pivot as they stand (three-vrm's updateMatrix reads them
+   * before each step), and its quaternion where the step reads it (`everyQuaternion`, or a joint
+   * without a child or with a pivot; a joint with a child computes its rotation afresh).
+   */
+  private readPoses(method: string, everyQuaternion: boolean): void {
+    const pose = this.arrays.pose;
+    const { bones, quaternions } = this.targets;
+    const childless = this.layout.childless;
+    for (let j = 0; j < bones.length; j++) {
+      const bone = bones[j]!;
+      if (bone.matrixWorldAutoUpdate !== true) {
+        throw new RangeError(
+          `${method}: the joint bone ${describeObject(bone)} has matrixWorldAutoUpdate false; three-vrm then reads its stale matrixWorld ` +
+            'before each step, which SpringBones does not follow: leave it true while the bone is a spring joint',
+        );
+      }
+      const o = POSE * j;
+      const p = bone.position,
+        s = bone.scale,
+        pivot = bone.pivot;
+      pose[o + P_POSITION] = p.x;
+      pose[o + P_POSITION + 1] = p.y;
+      pose[o + P_POSITION + 2] = p.z;
+      pose[o + P_SCALE] = s.x;
+      pose[o + P_SCALE + 1] = s.y;
+      pose[o + P_SCALE + 2] = s.z;
+      if (pivot) {
+        pose[o + P_PIVOT] = pivot.x;
+        pose[o + P_PIVOT + 1] = pivot.y;
+        pose[o + P_PIVOT + 2] = pivot.z;
+      }
+      pose[o + P_HAS_PIVOT] = pivot ? 1 : 0;
+      if (everyQuaternion || childless[j] === 1 || pivot) {
+        const q = quaternions[j]! as unknown as QuaternionFields;
+        pose[o + P_QUATERNION] = q._x;
+        pose[o + P_QUATERNION + 1] = q._y;
+        pose[o + P_QUATERNION + 2] = q._z;
+        pose[o + P_QUATERNION + 3] = q._w;
+      }
+    }
+  }
+
+  /** Each joint's quaternion (with `rotations`), matrix and matrixWorld into three.js, then the joint bones' other descendants. */
+  private writeBones(rotations: boolean): void {
     const out = this.arrays.out;
-    const { quaternions, rotations, matrices, worlds } = this.targets;
+    const { bones, quaternions, rotations: eulers, matrices, worlds } = this.targets;
     for (let j = 0; j < quaternions.length; j++) {
       const o = OUT * j;
-      const q = quaternions[j]! as unknown as QuaternionFields,
-        r = rotations[j]! as unknown as EulerFields;
-      if (r._order === 'XYZ') {
-        // the fields behind quaternion.set and its onChange (rotation.setFromQuaternion), computed by the kernel
-        q._x = out[o]!;
-        q._y = out[o + 1]!;
-        q._z = out[o + 2]!;
-        q._w = out[o + 3]!;
-        r._x = out[o + O_EULER]!;
-        r._y = out[o + O_EULER + 1]!;
-        r._z = out[o + O_EULER + 2]!;
-      } else {
-        quaternions[j]!.set(out[o]!, out[o + 1]!, out[o + 2]!, out[o + 3]!);
+      if (rotations) {
+        const q = quaternions[j]! as unknown as QuaternionFields,
+          r = eulers[j]! as unknown as EulerFields;
+        if (r._order === 'XYZ') {
+          // the fields behind quaternion.set and its onChange (rotation.setFromQuaternion), computed by the kernel
+          q._x = out[o]!;
+          q._y = out[o + 1]!;
+          q._z = out[o + 2]!;
+          q._w = out[o + 3]!;
+          r._x = out[o + O_EULER]!;
+          r._y = out[o + O_EULER + 1]!;
+          r._z = out[o + O_EULER + 2]!;
+        } else {
+          quaternions[j]!.set(out[o]!, out[o + 1]!, out[o + 2]!, out[o + 3]!);
+        }
       }
       writeAffine(matrices[j]!, out, o + O_LOCAL);
       writeAffine(worlds[j]!, out, o + O_WORLD);
+      // three-vrm leaves the flag of its last updateMatrix: set by a step, cleared by the placement alone (dt 0)
+      bones[j]!.matrixWorldNeedsUpdate = rotations;
     }
     this.after.run(out);
   }
@@ -497,6 +562,7 @@ export class SpringBones {
     };
     const lengths = {
       setup: SETUP * counts.joints,
+      pose: POSE * counts.joints,
       state: STATE * counts.joints,
       out: OUT * counts.joints,
       ext: EXT * counts.slots,
@@ -527,17 +593,6 @@ export class SpringBones {
     arrays.colliderList.set(layout.colliderList);
     arrays.centers.set(layout.centers);
     arrays.avatars.set(layout.avatars);
-    // a collider below a joint bone is moved to world space after its joint's step: until then (a joint before its
-    // owner, in a circle) it is where three-vrm last left it, its colliderMatrix (translation at the shape's offset)
-    layout.colliders.forEach((collider, c) => {
-      if (layout.colliderSetup[COLLIDER * c + C_OWNER]! < 0) return;
-      const kept = (collider as { colliderMatrix?: { elements: number[] } }).colliderMatrix?.elements;
-      const m = Float64Array.from(AFFINE, (k) => (kept ?? collider.matrixWorld.elements)[k]!);
-      if (kept) {
-        arrays.colliderWorld.set(m.subarray(9, 12), COLLIDER_WORLD * c);
-        shapeToWorld(arrays.colliders, COLLIDER * c, m, 0, arrays.colliderWorld, COLLIDER_WORLD * c);
-      } else colliderToWorld(arrays.colliders, COLLIDER * c, m, 0, arrays.colliderWorld, COLLIDER_WORLD * c);
-    });
     layout.joints.forEach(({ joint }, j) => {
       const internals = joint as unknown as JointInternals;
       const t = STATE * j;
@@ -558,16 +613,18 @@ export class SpringBones {
     this.layout = layout;
     this.arrays = arrays;
     this.blocks = blocks;
-    this.before = new MatrixPass(layout.before.objects, layout.before.parents);
-    this.after = new MatrixPass(layout.after.objects, layout.after.parents);
+    this.before = new MatrixPass(layout.before);
+    this.after = new MatrixPass(layout.after);
     const bones = layout.joints.map(({ joint }) => joint.bone);
     this.targets = {
+      bones,
       quaternions: bones.map((bone) => bone.quaternion),
       rotations: bones.map((bone) => bone.rotation),
       matrices: bones.map((bone) => bone.matrix.elements),
       worlds: bones.map((bone) => bone.matrixWorld.elements),
     };
-    this.watch([...bones, ...layout.before.objects]);
+    this.watch(layout.hierarchy);
+    this.moved = false;
     this.managerList.splice(0, this.managerList.length, ...managers);
     this.step = springBoneStep(this.solver, arrays, counts, blocks[blocks.length - 1]!);
     this.primed = false;
@@ -575,34 +632,27 @@ export class SpringBones {
   }
 
   /**
-   * Listens to `objects` leaving their parents (three's 'removed' event) and coming back ('added'):
-   * a joint bone, collider, center or ancestor that has left makes update throw, at no cost per frame.
+   * Listens to `objects` leaving or joining a parent (three's 'removed' and 'added' events): the next
+   * update lays the managers out again, at no cost in the frames between.
    */
-  private watch(objects: readonly Object3D[]): void {
+  private watch(objects: Iterable<Object3D>): void {
     for (const object of objects) {
-      if (this.watched.has(object)) continue;
-      this.watched.set(object, object.parent);
-      object.addEventListener('removed', this.onRemoved);
-      object.addEventListener('added', this.onAdded);
+      this.watched.add(object);
+      object.addEventListener('removed', this.onMoved);
+      object.addEventListener('added', this.onMoved);
     }
   }
 
   private unwatch(): void {
-    for (const object of this.watched.keys()) {
-      object.removeEventListener('removed', this.onRemoved);
-      object.removeEventListener('added', this.onAdded);
+    for (const object of this.watched) {
+      object.removeEventListener('removed', this.onMoved);
+      object.removeEventListener('added', this.onMoved);
     }
     this.watched.clear();
-    this.detached.clear();
   }
 
-  private readonly onRemoved = (event: { target: Object3D }): void => {
-    this.detached.add(event.target);
-  };
-
-  private readonly onAdded = (event: { target: Object3D }): void => {
-    if (event.target.parent === this.watched.get(event.target)) this.detached.delete(event.target);
-    else this.detached.add(event.target);
+  private readonly onMoved = (): void => {
+    this.moved = true;
   };
 
   private free(blocks: readonly Float32Array[]): void {
@@ -665,31 +715,6 @@ function checkManagers(
 
 function describeObject(object: Object3D): string {
   return object.name ? `"${object.name}"` : `an unnamed ${object.type}`;
-}
-
-/** a ← a·b (affine 3×4, float64). */
-function multiplyInto(a: Float64Array, b: Float64Array): void {
-  const a0 = a[0]!,
-    a1 = a[1]!,
-    a2 = a[2]!,
-    a3 = a[3]!,
-    a4 = a[4]!,
-    a5 = a[5]!,
-    a6 = a[6]!,
-    a7 = a[7]!,
-    a8 = a[8]!,
-    a9 = a[9]!,
-    a10 = a[10]!,
-    a11 = a[11]!;
-  for (let col = 0; col < 4; col++) {
-    const x = b[3 * col]!,
-      y = b[3 * col + 1]!,
-      z = b[3 * col + 2]!;
-    const t = col === 3 ? 1 : 0;
-    a[3 * col] = a0 * x + a3 * y + a6 * z + t * a9;
-    a[3 * col + 1] = a1 * x + a4 * y + a7 * z + t * a10;
-    a[3 * col + 2] = a2 * x + a5 * y + a8 * z + t * a11;
-  }
 }
 
 /** three's 16 elements from the affine 3×4 at out[o…] (the fourth row 0, 0, 0, 1). */
