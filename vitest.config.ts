@@ -16,6 +16,8 @@ export default defineConfig({
         },
       },
       {
+        // cross-origin isolated, so that SharedArrayBuffer and createSolver({ threads }) run on the test page
+        server: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
         test: {
           name: 'chromium',
           // *.node.test.ts read files or spawn processes: Node only.

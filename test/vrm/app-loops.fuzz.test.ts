@@ -24,13 +24,14 @@ import { mulberry32, type Rng } from '../helpers/random.js';
 import { buildAvatar, type Avatar } from '../fixtures/vrm-avatars.js';
 
 const solvers = useSolvers();
-/** Node runs threads; the Chromium project's page is not cross-origin isolated (no SharedArrayBuffer). */
 const inNode = typeof process !== 'undefined' && process.versions?.node !== undefined;
+/** Node runs threads, and so does the Chromium project's page, served cross-origin isolated (vitest.config.ts). */
+const canThread = typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 /** Frames per seed, and seeds per configuration (Chromium runs fewer: the same code, a slower page). */
 const FRAMES = 1000;
 const SEEDS: Record<string, number[]> = inNode
   ? { simd: [101, 202, 303], wasm: [404], js: [505], threads: [606, 707] }
-  : { simd: [808], wasm: [909], js: [111] };
+  : { simd: [808], wasm: [909], js: [111], threads: [222] };
 
 interface World {
   scene: Scene;
@@ -434,7 +435,7 @@ describe.each(BACKENDS)('SpringBones against three-vrm in random app loops, on %
   });
 });
 
-if (inNode) {
+if (canThread) {
   describe('SpringBones against three-vrm in random app loops, on 2 threads (every step split by avatars)', () => {
     let solver: Solver;
     beforeAll(async () => {
