@@ -5,10 +5,11 @@
  * InterleavedBuffer over such an array. Each update runs springStrided over (offset, stride, itemSize).
  */
 import type { BufferAttribute, InterleavedBufferAttribute } from 'three';
-import type { Solver } from '../api/solver.js';
+import type { Solver, SolverBase } from '../api/solver.js';
 import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
+import { checkFree, checkHalflife, checkOptions, checkSolver, hold, release } from './checks.js';
 
 /**
  * @group Batched springs
@@ -39,7 +40,8 @@ export class AttributeSprings {
   readonly goals: Float32Array;
   /** Velocities, itemSize floats per item, packed. */
   readonly velocities: Float32Array;
-  halflife: number;
+  private readonly live: SolverBase;
+  private h: number;
   private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
   private disposed = false;
 
@@ -61,6 +63,7 @@ export class AttributeSprings {
     options: AttributeSpringsOptions = {},
   ) {
     const method = 'AttributeSprings';
+    this.live = checkSolver(method, solver);
     if (typeof attribute !== 'object' || attribute === null)
       throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
     const interleaved = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute === true;
@@ -73,7 +76,9 @@ export class AttributeSprings {
     const x = interleaved
       ? { array, offset: (attribute as InterleavedBufferAttribute).offset, stride: (attribute as InterleavedBufferAttribute).data.stride }
       : { array, offset: 0, stride: width };
-    this.halflife = options.halflife ?? 0.25;
+    const { halflife = 0.25 } = checkOptions(method, options, ['halflife']);
+    this.h = checkHalflife(method, 'options.halflife', halflife);
+    checkFree(method, 'attribute', attribute);
     this.goals = solver.alloc(count * width);
     this.velocities = solver.alloc(count * width);
     for (let i = 0; i < count; i++) {
@@ -86,6 +91,19 @@ export class AttributeSprings {
       this.dispose();
       throw error;
     }
+    hold([attribute], 'sprung by an AttributeSprings');
+  }
+
+  /**
+   * Seconds (≥ 0); may be changed between updates. A value that is not a finite number ≥ 0 throws
+   * here, and the halflife stays as it was.
+   */
+  get halflife(): number {
+    return this.h;
+  }
+
+  set halflife(value: number) {
+    this.h = checkHalflife('AttributeSprings.halflife', 'halflife', value);
   }
 
   /**
@@ -98,9 +116,11 @@ export class AttributeSprings {
    * ```
    */
   update(dt: number): void {
-    if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
-    checkDt(this.solver, 'AttributeSprings.update', dt);
-    this.step!({ halflife: this.halflife }, dt);
+    const method = 'AttributeSprings.update';
+    if (this.disposed) throw new TypeError(`${method}: this AttributeSprings has been disposed`);
+    this.live.checkLive(method);
+    checkDt(this.solver, method, dt);
+    this.step!({ halflife: this.h }, dt);
     const a = this.attribute as BufferAttribute & InterleavedBufferAttribute;
     if (a.isInterleavedBufferAttribute) a.data.needsUpdate = true;
     else a.needsUpdate = true;
@@ -118,6 +138,7 @@ export class AttributeSprings {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    release([this.attribute]);
     if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
     this.solver.free(this.goals);
     this.solver.free(this.velocities);
