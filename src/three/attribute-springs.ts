@@ -89,7 +89,7 @@ export class AttributeSprings {
       this.step = prepareSpringStrided(solver, { x, v: { array: this.velocities }, g: { array: this.goals }, width, count });
     } catch (error) {
       this.dispose();
-      throw error;
+      throw renamed(error);
     }
     hold([attribute], 'sprung by an AttributeSprings');
   }
@@ -143,4 +143,16 @@ export class AttributeSprings {
     this.solver.free(this.goals);
     this.solver.free(this.velocities);
   }
+}
+
+/** An error of springStrided's checks as the user's call names it: AttributeSprings and its attribute. */
+function renamed(error: unknown): unknown {
+  if (!(error instanceof TypeError || error instanceof RangeError) || !error.message.startsWith('springStrided: ')) return error;
+  const message = error.message
+    .replace('springStrided: ', 'AttributeSprings: ')
+    .replaceAll('items.x.', "attribute's ")
+    .replaceAll('items.x', 'attribute')
+    .replaceAll('items.width', 'attribute.itemSize')
+    .replaceAll('items.count', 'attribute.count');
+  return new (error.constructor as ErrorConstructor)(message);
 }

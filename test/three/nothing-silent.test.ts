@@ -158,6 +158,12 @@ describe('an object attached twice is refused', () => {
     expectRefused(() => new AttributeSprings(solver, attribute), 'AttributeSprings', /attribute is already sprung by an AttributeSprings/);
     first.dispose();
     new AttributeSprings(solver, attribute).dispose();
+    // an array outside the solver's memory: named as the attribute's, not as an internal helper's argument
+    expectRefused(
+      () => new AttributeSprings(solver, new BufferAttribute(new Float32Array(9), 3)),
+      'AttributeSprings',
+      /attribute's array is not in this solver's memory/,
+    );
     solver.free(attribute.array as Float32Array);
   });
 });
