@@ -97,6 +97,12 @@ export class AttributeSprings {
   /**
    * Seconds (≥ 0); may be changed between updates. A value that is not a finite number ≥ 0 throws
    * here, and the halflife stays as it was.
+   * @example
+   * ```ts
+   * import type { AttributeSprings } from 'spring-solver/three';
+   * declare const springs: AttributeSprings;
+   * springs.halflife = 0.5; // s, from the next update
+   * ```
    */
   get halflife(): number {
     return this.h;

@@ -175,7 +175,7 @@ export class InertializedMixerGroup {
       checkFree(method, name, mixer);
       return mi;
     });
-    this.slots = this.internals.map((mi, m) => collectSlots(method, names.mixer(m), this.mixers[m]!, mi, root));
+    this.slots = this.internals.map((mi, m) => collectSlots(method, names.mixer(m), mi, root));
     this.bones = Math.max(...this.slots.map((s) => s.length));
     if (this.bones === 0) {
       const which = names.cls === 'InertializedMixer' ? 'mixer animates' : 'mixers animate';
@@ -676,7 +676,7 @@ function animatedName(name: string, mixer: AnimationMixer, object: Object3D): st
 }
 
 /** The objects mixer mi (the argument `name`) animates, in binding order, the root (by name) first. */
-function collectSlots(method: string, name: string, mixer: AnimationMixer, mi: MixerInternals, root: string | undefined): Slot[] {
+function collectSlots(method: string, name: string, mi: MixerInternals, root: string | undefined): Slot[] {
   const slots: Slot[] = [];
   for (const pm of mi._bindings) {
     const target = transformTarget(method, name, pm);

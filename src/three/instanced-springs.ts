@@ -164,6 +164,12 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
   /**
    * Seconds (≥ 0); may be changed between updates (translations, rotations and scales alike). A
    * value that is not a finite number ≥ 0 throws here, and the halflife stays as it was.
+   * @example
+   * ```ts
+   * import type { InstancedSprings } from 'spring-solver/three';
+   * declare const springs: InstancedSprings;
+   * springs.halflife = 0.5; // s, from the next update
+   * ```
    */
   get halflife(): number {
     return this.h;

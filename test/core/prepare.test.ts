@@ -214,7 +214,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
       new TypeError('prepare: criticalSpringDamper takes 5 arguments after its name (its own without dt, which each step takes), got 6'),
     );
     expect(() => prepare.call(solver, 'criticalSpringDamper', x, v, g, q)).toThrow(/criticalSpringDamper takes 5 arguments .* got 4/);
-    expect(() => prepare.call(solver, 'quatMul', x, g)).toThrow(new TypeError('prepare: quatMul takes 3 arguments after its name (its own), got 2'));
+    expect(() => prepare.call(solver, 'quatMul', x, g)).toThrow(
+      new TypeError('prepare: quatMul takes 3 arguments after its name (its own), got 2'),
+    );
     const w = new Float32Array(8);
     expect(() => prepare.call(solver, 'timedSpringDamper', x, v, w, g, 1, 0.2, 2, 1 / 60)).toThrow(/takes 6 to 7 arguments .* got 8/);
     prepare.call(solver, 'timedSpringDamper', x, v, w, g, 1, 0.2); // the apprehension may be left out
