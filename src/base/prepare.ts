@@ -83,7 +83,65 @@ export const DT_INDEX = {
   quatSlerp: null,
 } as const;
 
+/**
+ * How many arguments each method takes, dt included: [fewest, most] (the last ones may be left
+ * out). prepare refuses any other count (src/base/solver.ts checks the table against the Solver).
+ */
+export const ARITY = {
+  damper: [4, 4],
+  springDamper: [7, 7],
+  springDamperStiffness: [7, 7],
+  springDamperRatio: [7, 7],
+  criticalSpringDamper: [6, 6],
+  simpleSpringDamper: [5, 5],
+  decaySpringDamper: [4, 4],
+  doubleSpringDamper: [7, 7],
+  timedSpringDamper: [7, 8],
+  velocitySpringDamper: [7, 8],
+  characterUpdate: [6, 6],
+  characterPredict: [10, 10],
+  inertializeTransition: [6, 6],
+  inertializeUpdate: [8, 8],
+  extrapolate: [4, 4],
+  deadBlendingTransition: [5, 5],
+  deadBlendingUpdate: [7, 8],
+  trackingSpringUpdate: [11, 11],
+  pdSpring: [7, 8],
+  pdSpringRigidBody: [7, 7],
+  substep: [3, 3],
+  quatSimpleSpringDamper: [5, 5],
+  quatDecaySpringDamper: [4, 4],
+  quatDamper: [4, 4],
+  quatInertializeTransition: [6, 6],
+  quatInertializeUpdate: [8, 8],
+  quatMul: [3, 3],
+  quatInv: [2, 2],
+  quatAbs: [2, 2],
+  quatNormalize: [2, 2],
+  quatRotate: [3, 3],
+  quatToScaledAngleAxis: [2, 2],
+  quatFromScaledAngleAxis: [2, 2],
+  quatSlerp: [4, 4],
+} as const satisfies Record<keyof typeof DT_INDEX, readonly [number, number]>;
+
 type DtTable = typeof DT_INDEX;
+type Tuple<N extends number, T extends unknown[] = []> = T['length'] extends N ? T : Tuple<N, [...T, unknown]>;
+/** The numbers lo … hi, as a union. */
+type Between<Lo extends number, Hi extends number, T extends unknown[] = Tuple<Lo>> = T['length'] extends Hi
+  ? Hi
+  : T['length'] | Between<Lo, Hi, [...T, unknown]>;
+/** never when ARITY gives each method of S its argument counts (else the names of the methods where it does not). */
+export type ArityFits<S> = {
+  [M in PreparableMethod]: M extends keyof S
+    ? S[M] extends (...a: infer A) => unknown
+      ? [A['length']] extends [Between<(typeof ARITY)[M][0], (typeof ARITY)[M][1]>]
+        ? [Between<(typeof ARITY)[M][0], (typeof ARITY)[M][1]>] extends [A['length']]
+          ? never
+          : M
+        : M
+      : M
+    : M;
+}[PreparableMethod];
 type Methods<S> = { [K in keyof S]: S[K] extends (...args: never[]) => unknown ? K : never }[keyof S];
 /**
  * Every method of solver type S a prepared call can run (src/base/solver.ts checks they are DT_INDEX's keys).
@@ -225,6 +283,13 @@ export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]
   }
   const name = method as PreparableMethod;
   const dtIndex: number | null = DT_INDEX[name];
+  const [fewest, most] = ARITY[name].map((count) => count - (dtIndex === null ? 0 : 1));
+  if (args.length < fewest! || args.length > most!) {
+    const takes = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
+    throw new TypeError(
+      `prepare: ${name} takes ${takes} arguments after its name (its own${dtIndex === null ? '' : ' without dt, which each step takes'}), got ${args.length}`,
+    );
+  }
   const core = CORE[name];
   if (itemSize !== 1 && !core) {
     throw new RangeError(`prepare: options.itemSize applies to the core springs and the damper, not to ${name}`);

@@ -11,6 +11,7 @@ import { disjoint, mayRead, validDt, validValue } from '../core/quick-check.js';
 import {
   DT_INDEX,
   prepareCall,
+  type ArityFits,
   type DtIndexFits,
   type MethodsToPrepare,
   type PreparableMethod,
@@ -573,5 +574,8 @@ Object.assign(SolverBase.prototype, ...Object.values(families));
 // prepare.ts's DT_INDEX lists every method of the Solver, each with the index of its dt.
 const everyMethodListed: Record<MethodsToPrepare<Solver>, number | null> = DT_INDEX;
 const dtIndexFits: [DtIndexFits<Solver>] extends [never] ? true : DtIndexFits<Solver> = true;
+// and ARITY the number of arguments of each.
+const arityFits: [ArityFits<Solver>] extends [never] ? true : ArityFits<Solver> = true;
 void everyMethodListed;
 void dtIndexFits;
+void arityFits;

@@ -5,10 +5,11 @@
  * InterleavedBuffer over such an array. Each update runs springStrided over (offset, stride, itemSize).
  */
 import type { BufferAttribute, InterleavedBufferAttribute } from 'three';
-import type { Solver } from '../api/solver.js';
+import type { Solver, SolverBase } from '../api/solver.js';
 import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
+import { checkFree, checkHalflife, checkOptions, checkSolver, hold, release } from './checks.js';
 
 /**
  * @group Batched springs
@@ -39,7 +40,8 @@ export class AttributeSprings {
   readonly goals: Float32Array;
   /** Velocities, itemSize floats per item, packed. */
   readonly velocities: Float32Array;
-  halflife: number;
+  private readonly live: SolverBase;
+  private h: number;
   private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
   private disposed = false;
 
@@ -61,6 +63,7 @@ export class AttributeSprings {
     options: AttributeSpringsOptions = {},
   ) {
     const method = 'AttributeSprings';
+    this.live = checkSolver(method, solver);
     if (typeof attribute !== 'object' || attribute === null)
       throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
     const interleaved = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute === true;
@@ -73,7 +76,9 @@ export class AttributeSprings {
     const x = interleaved
       ? { array, offset: (attribute as InterleavedBufferAttribute).offset, stride: (attribute as InterleavedBufferAttribute).data.stride }
       : { array, offset: 0, stride: width };
-    this.halflife = options.halflife ?? 0.25;
+    const { halflife = 0.25 } = checkOptions(method, options, ['halflife']);
+    this.h = checkHalflife(method, 'options.halflife', halflife);
+    checkFree(method, 'attribute', attribute);
     this.goals = solver.alloc(count * width);
     this.velocities = solver.alloc(count * width);
     for (let i = 0; i < count; i++) {
@@ -84,8 +89,27 @@ export class AttributeSprings {
       this.step = prepareSpringStrided(solver, { x, v: { array: this.velocities }, g: { array: this.goals }, width, count });
     } catch (error) {
       this.dispose();
-      throw error;
+      throw renamed(error);
     }
+    hold([attribute], 'sprung by an AttributeSprings');
+  }
+
+  /**
+   * Seconds (≥ 0); may be changed between updates. A value that is not a finite number ≥ 0 throws
+   * here, and the halflife stays as it was.
+   * @example
+   * ```ts
+   * import type { AttributeSprings } from 'spring-solver/three';
+   * declare const springs: AttributeSprings;
+   * springs.halflife = 0.5; // s, from the next update
+   * ```
+   */
+  get halflife(): number {
+    return this.h;
+  }
+
+  set halflife(value: number) {
+    this.h = checkHalflife('AttributeSprings.halflife', 'halflife', value);
   }
 
   /**
@@ -98,9 +122,11 @@ export class AttributeSprings {
    * ```
    */
   update(dt: number): void {
-    if (this.disposed) throw new TypeError('AttributeSprings.update: disposed');
-    checkDt(this.solver, 'AttributeSprings.update', dt);
-    this.step!({ halflife: this.halflife }, dt);
+    const method = 'AttributeSprings.update';
+    if (this.disposed) throw new TypeError(`${method}: this AttributeSprings has been disposed`);
+    this.live.checkLive(method);
+    checkDt(this.solver, method, dt);
+    this.step!({ halflife: this.h }, dt);
     const a = this.attribute as BufferAttribute & InterleavedBufferAttribute;
     if (a.isInterleavedBufferAttribute) a.data.needsUpdate = true;
     else a.needsUpdate = true;
@@ -118,8 +144,21 @@ export class AttributeSprings {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    release([this.attribute]);
     if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
     this.solver.free(this.goals);
     this.solver.free(this.velocities);
   }
+}
+
+/** An error of springStrided's checks as the user's call names it: AttributeSprings and its attribute. */
+function renamed(error: unknown): unknown {
+  if (!(error instanceof TypeError || error instanceof RangeError) || !error.message.startsWith('springStrided: ')) return error;
+  const message = error.message
+    .replace('springStrided: ', 'AttributeSprings: ')
+    .replaceAll('items.x.', "attribute's ")
+    .replaceAll('items.x', 'attribute')
+    .replaceAll('items.width', 'attribute.itemSize')
+    .replaceAll('items.count', 'attribute.count');
+  return new (error.constructor as ErrorConstructor)(message);
 }

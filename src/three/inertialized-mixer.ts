@@ -15,9 +15,10 @@
  */
 import type { AnimationMixer, Object3D, Vector3 } from 'three';
 import { Inertializer, type Pose } from '../stateful/inertializer.js';
-import { SolverBase, type Solver } from '../api/solver.js';
-import { checkNumber, describe } from '../core/validate.js';
+import type { Solver, SolverBase } from '../api/solver.js';
+import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
+import { checkFree, checkHalflife, checkOptions, checkSolver, hold, objectName, release, withArticle } from './checks.js';
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
@@ -57,6 +58,17 @@ interface Destination {
   /** Whether the binding has been active in an update (its original value is then saved). */
   seen: boolean;
 }
+
+/** How a group's messages name it and its mixers: itself, or the InertializedMixer it is the whole of. */
+interface Names {
+  /** The class the user called. */
+  cls: 'InertializedMixerGroup' | 'InertializedMixer';
+  mixer(m: number): string;
+}
+const GROUP_NAMES: Names = { cls: 'InertializedMixerGroup', mixer: (m) => `mixers[${m}]` };
+const SINGLE_NAMES: Names = { cls: 'InertializedMixer', mixer: () => 'mixer' };
+/** Set by InertializedMixer around the construction of its group, which then names itself InertializedMixer. */
+let buildingSingle = false;
 
 /** The setter put on the bindings the group writes instead of the mixer. */
 function noop(): void {}
@@ -122,6 +134,7 @@ export class InertializedMixerGroup {
   private probe: { x: Float32Array; q: Float32Array; s: Float32Array | null } | null = null;
   private disposed = false;
   private readonly zeroVelocity: 'source' | 'destination' | undefined;
+  private readonly names: Names;
 
   /**
    * Takes over what `mixers` animate (create it after `mixer.clipAction(…)` for every clip): call
@@ -139,33 +152,39 @@ export class InertializedMixerGroup {
    * ```
    */
   constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
-    const method = 'InertializedMixerGroup';
-    if (!(solver instanceof SolverBase))
-      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
+    const names = buildingSingle ? SINGLE_NAMES : GROUP_NAMES;
+    buildingSingle = false;
+    this.names = names;
+    const method = names.cls;
+    this.solver = checkSolver(method, solver);
     if (!Array.isArray(mixers) || mixers.length === 0)
       throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
-    const { halflife, root } = options;
-    if (typeof halflife !== 'function') checkNumber(method, 'options.halflife', halflife, 'nonNegative');
+    const { halflife, root, zeroVelocity } = checkOptions(method, options, ['halflife', 'root', 'zeroVelocity']);
+    if (typeof halflife !== 'function') checkHalflife(method, 'options.halflife', halflife);
     if (root !== undefined && typeof root !== 'string')
       throw new TypeError(`${method}: options.root must be an object name (a string), got ${describe(root)}`);
+    if (zeroVelocity !== undefined && zeroVelocity !== 'source' && zeroVelocity !== 'destination')
+      throw new TypeError(`${method}: options.zeroVelocity must be 'source' or 'destination', got ${describe(zeroVelocity)}`);
     this.mixers = [...mixers];
-    this.zeroVelocity = options.zeroVelocity;
-    this.solver = solver;
+    this.zeroVelocity = zeroVelocity;
     this.internals = this.mixers.map((mixer, m) => {
-      if (typeof mixer !== 'object' || mixer === null)
-        throw new TypeError(`${method}: mixers[${m}] must be an AnimationMixer, got ${describe(mixer)}`);
-      return internals(method, mixer);
+      const name = names.mixer(m);
+      const mi = internals(method, name, mixer);
+      const first = this.mixers.indexOf(mixer);
+      if (first !== m) throw new RangeError(`${method}: ${name} is also ${names.mixer(first)}`);
+      checkFree(method, name, mixer);
+      return mi;
     });
-    this.slots = this.internals.map((mi, m) => collectSlots(method, mi, root, m));
+    this.slots = this.internals.map((mi, m) => collectSlots(method, names.mixer(m), mi, root));
     this.bones = Math.max(...this.slots.map((s) => s.length));
-    if (this.bones === 0)
-      throw new RangeError(`${method}: the mixers animate no position, quaternion or scale; create their actions (mixer.clipAction) first`);
-    const perBone = halflives(method, this.slots, this.bones, halflife);
+    if (this.bones === 0) {
+      const which = names.cls === 'InertializedMixer' ? 'mixer animates' : 'mixers animate';
+      throw new RangeError(`${method}: the ${which} no position, quaternion or scale; create the actions (mixer.clipAction) first`);
+    }
+    const perBone = halflives(method, names, this.mixers, this.slots, this.bones, halflife);
     const count = this.mixers.length;
     const n = count * this.bones;
-    this.inertializer = new Inertializer(solver, {
+    this.inertializer = new Inertializer(this.solver, {
       count,
       bones: this.bones,
       halflife: perBone,
@@ -183,7 +202,7 @@ export class InertializedMixerGroup {
       this.src = pose();
       this.dst = pose();
       const anyScale = this.slots.some((s) => s.some((slot) => slot.scale));
-      this.scales = anyScale ? new ScaleState(solver, this, n, perBone) : null;
+      this.scales = anyScale ? new ScaleState(this.solver, this, n, perBone) : null;
     } catch (error) {
       this.dispose();
       throw error;
@@ -204,6 +223,12 @@ export class InertializedMixerGroup {
     this.prevX.set(this.input.positions);
     this.prevQ.set(this.input.rotations);
     if (this.scales) this.scales.output.set(this.scales.input);
+    hold(this.mixers, `attached to ${withArticle(method)}`);
+  }
+
+  /** Whether the group's memory is `solver`'s (a SkeletonBatch reading it must be on the same solver). @internal */
+  belongsTo(solver: Solver): boolean {
+    return this.solver === solver;
   }
 
   /**
@@ -220,7 +245,7 @@ export class InertializedMixerGroup {
    * @internal
    */
   get outputPose(): { positions: Float32Array; rotations: Float32Array; scales: Float32Array | null; objects: Object3D[][] } {
-    this.checkUsable('InertializedMixerGroup.outputPose');
+    this.checkUsable(`${this.names.cls}.outputPose`);
     const { positions, rotations } = this.output;
     return { positions, rotations, scales: this.scales?.output ?? null, objects: this.slots.map((s) => s.map((slot) => slot.object)) };
   }
@@ -248,15 +273,17 @@ export class InertializedMixerGroup {
    * ```
    */
   transition(which?: AnimationMixer | readonly AnimationMixer[]): void {
-    const method = 'InertializedMixerGroup.transition';
+    const method = `${this.names.cls}.transition`;
     this.checkUsable(method);
+    this.solver.checkLive(method);
     const list = which === undefined ? this.mixers : Array.isArray(which) ? which : [which as AnimationMixer];
     const indices = list.map((mixer, k) => {
       const m = this.mixers.indexOf(mixer);
-      if (m < 0) throw new RangeError(`${method}: mixer ${k} is not one of this group's mixers`);
+      if (m < 0) throw new RangeError(`${method}: ${Array.isArray(which) ? `which[${k}]` : 'which'} is not one of this group's mixers`);
       return m;
     });
-    for (const m of indices) this.transitionOne(m);
+    this.checkBindings(method);
+    for (const m of indices) this.transitionOne(method, m);
   }
 
   /**
@@ -269,9 +296,11 @@ export class InertializedMixerGroup {
    * ```
    */
   update(dt: number): void {
-    const method = 'InertializedMixerGroup.update';
+    const method = `${this.names.cls}.update`;
     this.checkUsable(method);
+    this.solver.checkLive(method);
     checkDt(this.solver, method, dt);
+    this.checkBindings(method);
     const { input, output } = this;
     this.prevX.set(input.positions);
     this.prevQ.set(input.rotations);
@@ -299,6 +328,7 @@ export class InertializedMixerGroup {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    release(this.mixers ?? []);
     for (const { binding, setValue } of this.setters) binding.setValue = setValue;
     this.setters.length = 0;
     this.inertializer?.dispose();
@@ -309,11 +339,34 @@ export class InertializedMixerGroup {
 
   /** Throws a TypeError naming `method` once the group is disposed (its memory is then gone). @internal */
   checkUsable(method: string): void {
-    if (this.disposed) throw new TypeError(`${method}: this InertializedMixerGroup has been disposed`);
+    if (this.disposed) throw new TypeError(`${method}: this ${this.names.cls} has been disposed`);
   }
 
-  private transitionOne(m: number): void {
-    const method = 'InertializedMixerGroup.transition';
+  /**
+   * The destination of every binding of every mixer, before any mixer is advanced: a binding to an
+   * object unknown at construction (an action created since) throws here, with nothing written.
+   */
+  private checkBindings(method: string): void {
+    for (let m = 0; m < this.mixers.length; m++) this.syncBindings(method, m);
+  }
+
+  /** The destinations of mixer m's bindings in their current order (which changes when actions start or stop). */
+  private syncBindings(method: string, m: number): Destination[] {
+    const bindings = this.internals[m]!._bindings;
+    const seen = this.seenBindings[m]!,
+      dests = this.bindingDestinations[m]!;
+    if (seen.length !== bindings.length) seen.length = dests.length = bindings.length;
+    for (let k = 0; k < bindings.length; k++) {
+      const pm = bindings[k]!;
+      if (seen[k] !== pm) {
+        dests[k] = this.destinationOf(method, m, pm);
+        seen[k] = pm;
+      }
+    }
+    return dests;
+  }
+
+  private transitionOne(method: string, m: number): void {
     const { input, src, dst } = this;
     const mixer = this.mixers[m]!;
     const b = this.bones;
@@ -388,16 +441,9 @@ export class InertializedMixerGroup {
     const bindings = mi._bindings;
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
-    // the destinations in the order of the mixer's bindings (which changes when actions start or stop)
-    const seen = this.seenBindings[m]!,
-      dests = this.bindingDestinations[m]!;
-    if (seen.length !== bindings.length) seen.length = dests.length = bindings.length;
+    const dests = this.syncBindings(method, m);
     for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
-      if (seen[k] !== pm) {
-        seen[k] = pm;
-        dests[k] = this.destinationOf(method, m, pm);
-      }
       const d = dests[k]!;
       if (d.kind === null) continue;
       if (k < active) d.seen = true;
@@ -435,13 +481,15 @@ export class InertializedMixerGroup {
 
   /** Where a PropertyMixer seen for the first time goes (an error if it animates an object unknown at construction). */
   private destination(method: string, m: number, pm: PropertyMixerLike): Destination {
-    const target = transformTarget(method, pm);
+    const name = this.names.mixer(m);
+    const target = transformTarget(method, name, pm);
     if (target === null) return { kind: null, at: 0, seen: false };
     const slots = this.slots[m]!;
     const j = slots.findIndex((slot) => slot.object === target.object && slot[target.property]);
     if (j < 0) {
+      const object = animatedName(name, this.mixers[m]!, target.object);
       throw new RangeError(
-        `${method}: mixers[${m}] animates the ${target.property} of "${target.object.name}", which it did not animate when the group was built; create every action (mixer.clipAction) before building it`,
+        `${method}: ${name} animates the ${target.property} of ${object}, which it did not animate when the ${this.names.cls} was built; create every action (mixer.clipAction) before building it`,
       );
     }
     return { kind: target.property, at: KIND_SIZE[target.property] * (this.bones * m + j), seen: false };
@@ -501,7 +549,12 @@ export class InertializedMixer {
    */
   constructor(solver: Solver, mixer: AnimationMixer, options: InertializedMixerOptions) {
     this.mixer = mixer;
-    this.group = new InertializedMixerGroup(solver, [mixer], options);
+    buildingSingle = true;
+    try {
+      this.group = new InertializedMixerGroup(solver, [mixer], options);
+    } finally {
+      buildingSingle = false;
+    }
   }
 
   /**
@@ -616,11 +669,17 @@ class ScaleState {
   }
 }
 
-/** The objects mixer mi animates, in binding order, the root (by name) first. */
-function collectSlots(method: string, mi: MixerInternals, root: string | undefined, m: number): Slot[] {
+/** How a message names an object `mixer` (the argument `name`) animates: its name, or its path from the mixer's root. */
+function animatedName(name: string, mixer: AnimationMixer, object: Object3D): string {
+  const root = mixer.getRoot() as Object3D;
+  return root?.isObject3D ? objectName(`${name}'s root`, root, object) : JSON.stringify(object.name);
+}
+
+/** The objects mixer mi (the argument `name`) animates, in binding order, the root (by name) first. */
+function collectSlots(method: string, name: string, mi: MixerInternals, root: string | undefined): Slot[] {
   const slots: Slot[] = [];
   for (const pm of mi._bindings) {
-    const target = transformTarget(method, pm);
+    const target = transformTarget(method, name, pm);
     if (target === null) continue;
     let slot = slots.find((s) => s.object === target.object);
     if (!slot) {
@@ -631,24 +690,36 @@ function collectSlots(method: string, mi: MixerInternals, root: string | undefin
   }
   if (root !== undefined) {
     const r = slots.findIndex((s) => s.object.name === root);
-    if (r < 0) throw new RangeError(`${method}: options.root is "${root}", but mixers[${m}] animates no object of that name`);
+    if (r < 0) throw new RangeError(`${method}: options.root is ${JSON.stringify(root)}, but ${name} animates no object of that name`);
     slots.unshift(...slots.splice(r, 1));
   }
   return slots;
 }
 
 /** The halflife as the Inertializer takes it: a number, or one value per bone (agreeing across mixers). */
-function halflives(method: string, slots: Slot[][], bones: number, halflife: InertializedMixerOptions['halflife']): number | Float32Array {
+function halflives(
+  method: string,
+  names: Names,
+  mixers: readonly AnimationMixer[],
+  slots: Slot[][],
+  bones: number,
+  halflife: InertializedMixerOptions['halflife'],
+): number | Float32Array {
   if (typeof halflife === 'number') return halflife;
   const perBone = new Float32Array(bones);
   const set = new Uint8Array(bones);
   slots.forEach((list, m) =>
     list.forEach((slot, j) => {
       const h = halflife(slot.object);
-      checkNumber(method, `options.halflife(${slot.object.name || 'object'})`, h, 'nonNegative');
+      const object = () => animatedName(names.mixer(m), mixers[m]!, slot.object);
+      try {
+        checkHalflife(method, 'options.halflife', h);
+      } catch {
+        checkHalflife(method, `options.halflife(${object()})`, h); // the same error, naming the object (named only on error: a path costs a walk)
+      }
       if (set[j] && perBone[j] !== Math.fround(h)) {
         throw new RangeError(
-          `${method}: options.halflife gives ${h} for "${slot.object.name}" of mixers[${m}] but ${perBone[j]} for bone ${j} of another mixer; bones at the same place must share a halflife`,
+          `${method}: options.halflife gives ${h} for ${object()} of ${names.mixer(m)} but ${perBone[j]} for object ${j} of another mixer; objects at the same place must share a halflife`,
         );
       }
       perBone[j] = h;

@@ -7,9 +7,10 @@
  */
 import { InstancedBufferAttribute, Matrix4, Quaternion, Vector3, type InstancedMesh } from 'three';
 import type { Solver, SolverBase } from '../api/solver.js';
-import { checkNumber, describe } from '../core/validate.js';
+import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { instanceComposition, instanceTranslations } from '../api/instance-matrices.js';
+import { checkFree, checkHalflife, checkOptions, checkSolver, hold, release } from './checks.js';
 
 /**
  * @group Batched springs
@@ -80,9 +81,9 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
   readonly scaleGoals: ArrayIf<S>;
   /** With `scale`: scale velocities (1/s, 3 floats per instance); null otherwise. */
   readonly scaleVelocities: ArrayIf<S>;
-  /** Seconds; may be changed between updates (translations, rotations and scales alike). */
-  halflife: number;
   private disposed = false;
+  private readonly live: SolverBase;
+  private h: number;
   private readonly owned: Float32Array[] = [];
   private readonly translate: (halflife: number, dt: number) => void;
   private readonly compose: (() => void) | null;
@@ -108,50 +109,74 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     options: InstancedSpringsOptions<R, S> = {},
   ) {
     const method = 'InstancedSprings';
+    this.live = checkSolver(method, solver);
     const array = mesh?.instanceMatrix?.array;
     if (!(array instanceof Float32Array)) throw new TypeError(`${method}: mesh must be an InstancedMesh, got ${describe(mesh)}`);
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
-    const { rotation = false, scale = false } = options;
+    const { rotation = false, scale = false, halflife = 0.25 } = checkOptions(method, options, ['halflife', 'rotation', 'scale']);
     if (typeof rotation !== 'boolean') throw new TypeError(`${method}: options.rotation must be a boolean, got ${describe(rotation)}`);
     if (typeof scale !== 'boolean') throw new TypeError(`${method}: options.scale must be a boolean, got ${describe(scale)}`);
-    this.halflife = options.halflife ?? 0.25;
+    this.h = checkHalflife(method, 'options.halflife', halflife);
+    checkFree(method, 'mesh', mesh);
     const count = mesh.count;
     const alloc = (length: number) => {
       const a = solver.alloc(length);
       this.owned.push(a);
       return a;
     };
-    this.matrices = alloc(count * MATRIX);
-    this.goals = alloc(count * 3);
-    this.velocities = alloc(count * 3);
-    this.matrices.set(array.subarray(0, count * MATRIX));
-    for (let i = 0; i < count; i++) this.goals.set(this.matrices.subarray(i * MATRIX + TRANSLATION, i * MATRIX + TRANSLATION + 3), i * 3);
-    this.translate = instanceTranslations(solver, this.matrices, this.velocities, this.goals, count);
-    const optional = (on: boolean, length: number): Float32Array | null => (on ? alloc(length) : null);
-    const composed = rotation || scale;
-    const q = optional(composed, count * 4),
-      s = optional(composed, count * 3),
-      qg = optional(rotation, count * 4),
-      sg = optional(scale, count * 3);
-    // the option types decide which of these are null (ArrayIf<R>, ArrayIf<S>)
-    this.rotations = q as ArrayIfEither<R, S>;
-    this.scales = s as ArrayIfEither<R, S>;
-    this.rotationGoals = qg as ArrayIf<R>;
-    this.angularVelocities = optional(rotation, count * 3) as ArrayIf<R>;
-    this.scaleGoals = sg as ArrayIf<S>;
-    this.scaleVelocities = optional(scale, count * 3) as ArrayIf<S>;
-    if (q && s) {
-      decompose(this.matrices, q, s, count);
-      qg?.set(q);
-      sg?.set(s);
-      this.compose = instanceComposition(solver, this.matrices, q, s, count);
-    } else {
-      this.compose = null;
+    try {
+      this.matrices = alloc(count * MATRIX);
+      this.goals = alloc(count * 3);
+      this.velocities = alloc(count * 3);
+      this.matrices.set(array.subarray(0, count * MATRIX));
+      for (let i = 0; i < count; i++) this.goals.set(this.matrices.subarray(i * MATRIX + TRANSLATION, i * MATRIX + TRANSLATION + 3), i * 3);
+      this.translate = instanceTranslations(solver, this.matrices, this.velocities, this.goals, count);
+      const optional = (on: boolean, length: number): Float32Array | null => (on ? alloc(length) : null);
+      const composed = rotation || scale;
+      const q = optional(composed, count * 4),
+        s = optional(composed, count * 3),
+        qg = optional(rotation, count * 4),
+        sg = optional(scale, count * 3);
+      // the option types decide which of these are null (ArrayIf<R>, ArrayIf<S>)
+      this.rotations = q as ArrayIfEither<R, S>;
+      this.scales = s as ArrayIfEither<R, S>;
+      this.rotationGoals = qg as ArrayIf<R>;
+      this.angularVelocities = optional(rotation, count * 3) as ArrayIf<R>;
+      this.scaleGoals = sg as ArrayIf<S>;
+      this.scaleVelocities = optional(scale, count * 3) as ArrayIf<S>;
+      if (q && s) {
+        decompose(this.matrices, q, s, count);
+        qg?.set(q);
+        sg?.set(s);
+        this.compose = instanceComposition(solver, this.matrices, q, s, count);
+      } else {
+        this.compose = null;
+      }
+    } catch (error) {
+      for (const a of this.owned) solver.free(a);
+      throw error;
     }
     const attribute = new InstancedBufferAttribute(this.matrices, MATRIX);
     attribute.setUsage(mesh.instanceMatrix.usage);
     mesh.instanceMatrix = attribute;
+    hold([mesh], 'attached to an InstancedSprings');
+  }
+
+  /**
+   * Seconds (≥ 0); may be changed between updates (translations, rotations and scales alike). A
+   * value that is not a finite number ≥ 0 throws here, and the halflife stays as it was.
+   * @example
+   * ```ts
+   * import type { InstancedSprings } from 'spring-solver/three';
+   * declare const springs: InstancedSprings;
+   * springs.halflife = 0.5; // s, from the next update
+   * ```
+   */
+  get halflife(): number {
+    return this.h;
+  }
+
+  set halflife(value: number) {
+    this.h = checkHalflife('InstancedSprings.halflife', 'halflife', value);
   }
 
   /**
@@ -165,9 +190,9 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
    */
   update(dt: number): void {
     const method = 'InstancedSprings.update';
-    if (this.disposed) throw new TypeError(`${method}: disposed`);
-    (this.solver as unknown as SolverBase).checkLive(method);
-    const halflife = checkNumber(method, 'halflife', this.halflife, 'nonNegative');
+    if (this.disposed) throw new TypeError(`${method}: this InstancedSprings has been disposed`);
+    this.live.checkLive(method);
+    const halflife = this.h;
     checkDt(this.solver, method, dt);
     this.translate(halflife, dt);
     if (this.compose !== null) {
@@ -196,6 +221,7 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    release([this.mesh]);
     const copy = new InstancedBufferAttribute(this.matrices.slice(), MATRIX);
     copy.setUsage(this.mesh.instanceMatrix.usage);
     this.mesh.instanceMatrix = copy;

@@ -9,6 +9,7 @@
  * These are three.js internals (r187); they are read here, in one place, and checked.
  */
 import type { AnimationMixer, Object3D } from 'three';
+import { describe } from '../core/validate.js';
 
 /** The transform properties that are inertialized. */
 export type TransformProperty = 'position' | 'quaternion' | 'scale';
@@ -33,23 +34,32 @@ export interface MixerInternals {
   _accuIndex: number;
 }
 
-/** A mixer's internals, checked to be there (a clear error if three.js changed them). */
-export function internals(method: string, mixer: AnimationMixer): MixerInternals {
-  const m = mixer as unknown as Partial<MixerInternals>;
+/**
+ * The internals of `mixer` (the argument `name`), checked to be an AnimationMixer whose bindings
+ * can be read; the messages name no private field of three.js.
+ */
+export function internals(method: string, name: string, mixer: AnimationMixer): MixerInternals {
+  const m = mixer as unknown as Partial<MixerInternals> & Partial<AnimationMixer>;
+  if (typeof m?.clipAction !== 'function' || typeof m.update !== 'function' || typeof m.getRoot !== 'function')
+    throw new TypeError(`${method}: ${name} must be an AnimationMixer, got ${describe(mixer)}`);
   if (!Array.isArray(m._bindings) || typeof m._nActiveBindings !== 'number' || typeof m._accuIndex !== 'number') {
     throw new TypeError(
-      `${method}: the mixer has no _bindings/_nActiveBindings/_accuIndex; it must be a three.js AnimationMixer (r150 or later)`,
+      `${method}: ${name} is an AnimationMixer whose animated values this package cannot read; it needs three.js r150 or later`,
     );
   }
   return m as MixerInternals;
 }
 
 /** The Object3D and transform property a PropertyMixer animates, or null for any other property. */
-export function transformTarget(method: string, pm: PropertyMixerLike): { object: Object3D; property: TransformProperty } | null {
+export function transformTarget(
+  method: string,
+  name: string,
+  pm: PropertyMixerLike,
+): { object: Object3D; property: TransformProperty } | null {
   const binding = pm.binding;
   if (binding._bindings !== undefined) {
     throw new TypeError(
-      `${method}: the mixer animates an AnimationObjectGroup (a composite binding); animate each object with its own mixer`,
+      `${method}: ${name} animates an AnimationObjectGroup (a composite binding); animate each object with its own mixer`,
     );
   }
   const path = binding.parsedPath;

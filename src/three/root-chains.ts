@@ -44,8 +44,8 @@ export class RootChains {
     private readonly owned: OwnedArrays,
     /** Per mesh, the object its root bones hang from (null: none). */
     private readonly rootParents: readonly (Object3D | null)[],
-    /** Per mesh, a name for messages. */
-    private readonly meshName: (m: number) => string,
+    /** How messages name an object above mesh m: its name, or its path from the mesh (`meshes[2].parent`). */
+    private readonly objectName: (m: number, object: Object3D) => string,
   ) {
     this.roots = float64Array((length) => owned.alloc(length), 16 * rootParents.length);
     this.plan = planChains(rootParents);
@@ -164,7 +164,7 @@ export class RootChains {
         bad % 10
       ];
       throw new RangeError(
-        `${method}: ${this.meshName(m)}'s bones hang below ${JSON.stringify(object.name)}, whose ${field} has ` +
+        `${method}: meshes[${m}]'s bones hang below ${this.objectName(m, object)}, whose ${field} has ` +
           `${into.chain![bad]}; it must be finite`,
       );
     }
@@ -178,7 +178,7 @@ export class RootChains {
     }
     if (m >= 0) {
       throw new RangeError(
-        `${method}: ${this.meshName(m)}'s root bones hang from ${JSON.stringify(tops[m]?.name ?? '')}, ` +
+        `${method}: meshes[${m}]'s root bones hang from ${tops[m] ? this.objectName(m, tops[m]!) : 'nothing'}, ` +
           `whose matrixWorld (${Array.from(roots.subarray(16 * m, 16 * m + 16)).join(' ')}) is not finite and affine (last row 0 0 0 1)`,
       );
     }

@@ -6,13 +6,17 @@
  *
  * While attached, each skeleton's `boneMatrices` (and its bone texture's data) is a view into
  * solver memory that update() writes in place; the bones' own matrix updates are switched off
- * (matrixAutoUpdate / matrixWorldAutoUpdate false) and `skeleton.update` does nothing more than
- * three's upload flag. dispose() gives all of it back.
+ * (each bone's `updateMatrixWorld` and `updateWorldMatrix` replaced by own ones that leave its
+ * matrices, as three's do with matrixAutoUpdate and matrixWorldAutoUpdate false, and still visit its
+ * children) and `skeleton.update` does nothing more than three's upload flag. No flag of the bones
+ * changes, so a clone (SkeletonUtils.clone, which copies flags but not own functions) is a plain
+ * three character. dispose() gives all of it back.
  */
 import type { Bone, Object3D, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 'three';
-import { SolverBase, type Solver } from '../api/solver.js';
+import type { Solver, SolverBase } from '../api/solver.js';
 import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
+import { checkFree, checkOptions, checkSolver, hold, objectName, release } from './checks.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import type { SkeletonArrays } from '../reference/skeleton.js';
 import { RootChains } from './root-chains.js';
@@ -43,7 +47,11 @@ export interface SkeletonBatchOptions {
 interface Attached {
   skeleton: Skeleton;
   boneMatrices: Float32Array | null;
-  bones: { bone: Bone; matrixAutoUpdate: boolean; matrixWorldAutoUpdate: boolean }[];
+}
+
+/** How messages name bone i of meshes[m]: `meshes[4]'s bone "hip"`, or unnamed, its path (`meshes[3] > "Armature" > bone 7`). */
+function boneName(meshes: readonly SkinnedMesh[], m: number, bone: Object3D, i = meshes[m]!.skeleton.bones.indexOf(bone as Bone)): string {
+  return bone.name !== '' ? `meshes[${m}]'s bone ${JSON.stringify(bone.name)}` : objectName(`meshes[${m}]`, meshes[m]!, bone, `bone ${i}`);
 }
 
 /** A bone texture's side (three's Skeleton.computeBoneTexture): RGBA float pixels, 4 a matrix, a multiple of 4, ≥ 4. */
@@ -112,30 +120,27 @@ export class SkeletonBatch {
    */
   constructor(solver: Solver, meshes: readonly SkinnedMesh[], options: SkeletonBatchOptions = {}) {
     const method = 'SkeletonBatch';
-    if (!(solver instanceof SolverBase))
-      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
-    solver.checkLive(method);
+    const base = checkSolver(method, solver);
     if (!Array.isArray(meshes) || meshes.length === 0)
       throw new TypeError(`${method}: meshes must be a non-empty array of SkinnedMeshes, got ${describe(meshes)}`);
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
-    const source = options.source ?? 'objects';
+    const { source = 'objects', boneWorldMatrices: boneWorld = false } = checkOptions(method, options, ['source', 'boneWorldMatrices']);
     if (source !== 'objects' && !(source instanceof InertializedMixerGroup))
       throw new TypeError(`${method}: options.source must be 'objects' or an InertializedMixerGroup, got ${describe(source)}`);
-    const boneWorld = options.boneWorldMatrices ?? false;
+    if (source instanceof InertializedMixerGroup) {
+      source.checkUsable(`${method}: options.source`);
+      if (!source.belongsTo(solver))
+        throw new RangeError(
+          `${method}: options.source is an InertializedMixerGroup of another solver; build it on the solver given to SkeletonBatch`,
+        );
+      checkFree(method, 'options.source', source);
+    }
     if (typeof boneWorld !== 'boolean')
       throw new TypeError(`${method}: options.boneWorldMatrices must be a boolean, got ${describe(boneWorld)}`);
-    meshes.forEach((mesh, m) => {
-      if (!(mesh as Partial<SkinnedMesh> | null)?.isSkinnedMesh || !mesh.skeleton)
-        throw new TypeError(`${method}: meshes[${m}] must be a SkinnedMesh with a skeleton, got ${describe(mesh)}`);
-      if (meshes.indexOf(mesh) !== m) throw new RangeError(`${method}: meshes[${m}] is also meshes[${meshes.indexOf(mesh)}]`);
-      if (mesh.skeleton.update === markForUpload)
-        throw new RangeError(`${method}: meshes[${m}]'s skeleton is already attached to a SkeletonBatch`);
-    });
+    checkMeshes(method, meshes);
     const layout = readLayout(method, meshes);
     this.meshes = [...meshes];
     this.bones = layout.order.length;
-    this.solver = solver;
+    this.solver = base;
     this.ordered = meshes.map((mesh) => layout.order.map((i) => mesh.skeleton.bones[i]!));
     const all = this.ordered.flat();
     this.transforms = { positions: all.map((b) => b.position), quaternions: all.map((b) => b.quaternion), scales: all.map((b) => b.scale) };
@@ -144,7 +149,7 @@ export class SkeletonBatch {
     const bones = this.bones;
     const side = textureSide(bones);
     const skinStride = side * side * 4;
-    this.owned = new OwnedArrays(solver);
+    this.owned = new OwnedArrays(base);
     const alloc = (length: number): Float32Array => this.owned.alloc(length);
     try {
       const ints = (values: number[]): Int32Array => {
@@ -157,8 +162,8 @@ export class SkeletonBatch {
       let positions: Float32Array | Float64Array, rotations: Float32Array | Float64Array, scales: Float32Array | Float64Array | null;
       let stride: number, slots: number[];
       if (this.group) {
-        ({ positions, rotations, scales, stride, slots } = groupSource(method, this.group, this.ordered));
-        checkRest(method, this.ordered, slots, scales === null);
+        ({ positions, rotations, scales, stride, slots } = groupSource(method, this.group, meshes, this.ordered));
+        checkRest(method, this.meshes, this.ordered, slots, scales === null);
         this.fixed = { slots, restScales: scales === null };
       } else {
         const n = count * bones;
@@ -172,7 +177,9 @@ export class SkeletonBatch {
         stride = bones;
         slots = layout.order.map((_, k) => k);
       }
-      this.chains = new RootChains(solver, this.owned, layout.rootParents, (m) => `meshes[${m}]`);
+      this.chains = new RootChains(this.solver, this.owned, layout.rootParents, (m, object) =>
+        objectName(`meshes[${m}]`, this.meshes[m]!, object),
+      );
       this.world = boneWorld ? alloc(16 * bones * count) : null;
       const skin = alloc(skinStride * count);
       this.arrays = {
@@ -201,7 +208,15 @@ export class SkeletonBatch {
       this.owned.release();
       throw error;
     }
-    if (this.group) this.group.objectWrites = false;
+    hold(
+      this.attached.map((a) => a.skeleton),
+      'attached to a SkeletonBatch',
+    );
+    hold(this.ordered.flat(), 'attached to a SkeletonBatch');
+    if (this.group) {
+      this.group.objectWrites = false;
+      hold([this.group], 'read by a SkeletonBatch');
+    }
   }
 
   /**
@@ -249,7 +264,7 @@ export class SkeletonBatch {
     const method = 'SkeletonBatch.refresh';
     this.checkUsable(method);
     if (!this.fixed) return;
-    checkRest(method, this.ordered, this.fixed.slots, this.fixed.restScales);
+    checkRest(method, this.meshes, this.ordered, this.fixed.slots, this.fixed.restScales);
     readRest(this.ordered[0]!, this.rest);
   }
 
@@ -267,19 +282,17 @@ export class SkeletonBatch {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    release(this.attached.map((a) => a.skeleton));
+    release(this.ordered.flat());
     this.detach();
+    if (this.group) release([this.group]);
     if (this.group && !this.solver.isDisposed()) this.group.objectWrites = true;
     this.owned.release();
   }
 
   private attach(mesh: SkinnedMesh, view: Float32Array, side: number): void {
     const skeleton = mesh.skeleton;
-    const bones = skeleton.bones.map((bone) => ({
-      bone,
-      matrixAutoUpdate: bone.matrixAutoUpdate,
-      matrixWorldAutoUpdate: bone.matrixWorldAutoUpdate,
-    }));
-    this.attached.push({ skeleton, boneMatrices: skeleton.boneMatrices, bones });
+    this.attached.push({ skeleton, boneMatrices: skeleton.boneMatrices });
     view.set(skeleton.boneMatrices ?? []);
     skeleton.boneMatrices = view;
     if (skeleton.boneTexture) {
@@ -292,22 +305,22 @@ export class SkeletonBatch {
       skeleton.boneMatrices = view;
     }
     skeleton.update = markForUpload;
-    for (const { bone } of bones) {
-      bone.matrixAutoUpdate = false;
-      bone.matrixWorldAutoUpdate = false;
+    for (const bone of skeleton.bones) {
+      bone.updateMatrixWorld = keepMatrixWorld;
+      bone.updateWorldMatrix = keepWorldMatrix;
     }
   }
 
   private detach(): void {
-    for (const { skeleton, bones } of this.attached) {
+    for (const { skeleton } of this.attached) {
       const copy = skeleton.boneMatrices ? new Float32Array(skeleton.boneMatrices) : null;
       skeleton.boneMatrices = copy;
       if (skeleton.boneTexture && copy) skeleton.boneTexture.image.data = copy;
       delete (skeleton as Partial<Skeleton>).update;
-      for (const b of bones) {
-        b.bone.matrixAutoUpdate = b.matrixAutoUpdate;
-        b.bone.matrixWorldAutoUpdate = b.matrixWorldAutoUpdate;
-        b.bone.updateMatrix();
+      for (const bone of skeleton.bones) {
+        delete (bone as Partial<Bone>).updateMatrixWorld;
+        delete (bone as Partial<Bone>).updateWorldMatrix;
+        bone.updateMatrix();
       }
     }
     this.attached.length = 0;
@@ -358,7 +371,7 @@ export class SkeletonBatch {
       const element = Math.floor(bad / width);
       const m = Math.floor(element / this.bones);
       const bone = this.ordered[m]![element % this.bones]!;
-      throw new RangeError(`${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has ${name} ${array[bad]}; it must be finite`);
+      throw new RangeError(`${method}: ${boneName(this.meshes, m, bone)} has ${name} ${array[bad]}; it must be finite`);
     }
   }
 
@@ -380,9 +393,67 @@ export class SkeletonBatch {
   }
 }
 
+/**
+ * bone.updateMatrixWorld while attached: three's Object3D.updateMatrixWorld with matrixAutoUpdate and
+ * matrixWorldAutoUpdate false (the batch computes the bone's matrices): the bone's own matrices are
+ * left as they are, and its children (objects attached to the bone) are brought up to date.
+ */
+function keepMatrixWorld(this: Object3D, force?: boolean): void {
+  if (this.matrixWorldNeedsUpdate || force) {
+    this.matrixWorldNeedsUpdate = false;
+    force = true;
+  }
+  const children = this.children;
+  for (let i = 0, l = children.length; i < l; i++) children[i]!.updateMatrixWorld(force);
+}
+
+/** bone.updateWorldMatrix while attached: three's Object3D.updateWorldMatrix with the same two flags false. */
+function keepWorldMatrix(this: Object3D, updateParents?: boolean, updateChildren?: boolean, force = false): void {
+  if (updateParents === true && this.parent !== null) this.parent.updateWorldMatrix(true, false);
+  if (this.matrixWorldNeedsUpdate || force) {
+    this.matrixWorldNeedsUpdate = false;
+    force = true;
+  }
+  if (updateChildren !== true) return;
+  const children = this.children;
+  for (let i = 0, l = children.length; i < l; i++) children[i]!.updateWorldMatrix(false, true, force);
+}
+
 /** skeleton.update while attached: the matrices are already written; only the upload flag. */
 function markForUpload(this: Skeleton): void {
   if (this.boneTexture) this.boneTexture.needsUpdate = true;
+}
+
+/**
+ * SkinnedMeshes with a skeleton each, none listed twice, no skeleton or bone shared between them or
+ * attached to another SkeletonBatch.
+ */
+function checkMeshes(method: string, meshes: readonly SkinnedMesh[]): void {
+  const skeletons = new Map<Skeleton, number>();
+  const bones = new Map<Object3D, number>();
+  meshes.forEach((mesh, m) => {
+    if (!(mesh as Partial<SkinnedMesh> | null)?.isSkinnedMesh || !mesh.skeleton)
+      throw new TypeError(`${method}: meshes[${m}] must be a SkinnedMesh with a skeleton, got ${describe(mesh)}`);
+    if (meshes.indexOf(mesh) !== m) throw new RangeError(`${method}: meshes[${m}] is also meshes[${meshes.indexOf(mesh)}]`);
+    const skeleton = mesh.skeleton;
+    const shared = skeletons.get(skeleton);
+    if (shared !== undefined)
+      throw new RangeError(
+        `${method}: meshes[${m}]'s skeleton is also meshes[${shared}]'s; give one mesh per skeleton (the meshes bound to one skeleton share its boneMatrices)`,
+      );
+    skeletons.set(skeleton, m);
+    checkFree(method, `meshes[${m}]'s skeleton`, skeleton);
+    if (!Array.isArray(skeleton.bones)) throw new TypeError(`${method}: meshes[${m}]'s skeleton.bones must be an Array of Bones`);
+    skeleton.bones.forEach((bone, i) => {
+      if (!bone?.isBone && !(bone as Partial<Object3D> | undefined)?.isObject3D)
+        throw new TypeError(`${method}: meshes[${m}]'s skeleton.bones[${i}] is not an Object3D`);
+      const k = bones.get(bone);
+      if (k !== undefined && k !== m)
+        throw new RangeError(`${method}: ${boneName(meshes, m, bone, i)} is also a bone of meshes[${k}]'s skeleton`);
+      bones.set(bone, m);
+      checkFree(method, boneName(meshes, m, bone, i), bone);
+    });
+  });
 }
 
 /** The layout shared by every mesh: bones in processing order, their parents, the root parents, the inverse binds. */
@@ -392,12 +463,8 @@ function readLayout(method: string, meshes: readonly SkinnedMesh[]) {
   if (n === 0) throw new RangeError(`${method}: meshes[0]'s skeleton has no bones`);
   const parentIndex = (skeleton: Skeleton, m: number): number[] =>
     skeleton.bones.map((bone, i) => {
-      if (!bone?.isBone && !(bone as Partial<Object3D> | undefined)?.isObject3D)
-        throw new TypeError(`${method}: meshes[${m}]'s skeleton.bones[${i}] is not an Object3D`);
       if ((bone as { pivot?: unknown }).pivot != null)
-        throw new RangeError(
-          `${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has a pivot; SkeletonBatch does not support pivots`,
-        );
+        throw new RangeError(`${method}: ${boneName(meshes, m, bone, i)} has a pivot; SkeletonBatch does not support pivots`);
       return skeleton.bones.indexOf(bone.parent as Bone);
     });
   const parents0 = parentIndex(first, 0);
@@ -412,13 +479,13 @@ function readLayout(method: string, meshes: readonly SkinnedMesh[]) {
     parents.forEach((p, i) => {
       if (p !== parents0[i])
         throw new RangeError(
-          `${method}: meshes[${m}]'s bone ${i} (${JSON.stringify(skeleton.bones[i]!.name)}) has another parent than in meshes[0]'s skeleton`,
+          `${method}: ${boneName(meshes, m, skeleton.bones[i]!, i)} (bone ${i}) has another parent than in meshes[0]'s skeleton`,
         );
       if (p >= 0) return;
       const parent = skeleton.bones[i]!.parent;
       if (rootParent !== undefined && parent !== rootParent)
         throw new RangeError(
-          `${method}: meshes[${m}]'s bone ${JSON.stringify(skeleton.bones[i]!.name)} hangs from ${JSON.stringify(parent?.name ?? null)}, ` +
+          `${method}: ${boneName(meshes, m, skeleton.bones[i]!, i)} hangs from ${parent ? objectName(`meshes[${m}]`, mesh, parent) : 'nothing'}, ` +
             'not a bone of the skeleton nor the object the other root bones hang from',
         );
       rootParent = parent;
@@ -470,19 +537,32 @@ function readRest(bones: Bone[], { restPositions, restRotations, restScales }: R
 }
 
 /** The group's output as the source: each bone's slot (the same for every mixer), or −1 for a bone the group does not animate. */
-function groupSource(method: string, group: InertializedMixerGroup, ordered: Bone[][]) {
+function groupSource(method: string, group: InertializedMixerGroup, meshes: readonly SkinnedMesh[], ordered: Bone[][]) {
   const pose = group.outputPose;
   if (pose.objects.length !== ordered.length)
     throw new RangeError(
       `${method}: options.source has ${pose.objects.length} mixers for ${ordered.length} meshes; mixer m must animate mesh m`,
     );
+  // each mixer animates bones of its own mesh (or none), else the mixers are in another order than the meshes
+  const owner = new Map<Object3D, number>();
+  ordered.forEach((bones, m) => {
+    for (const bone of bones) owner.set(bone, m);
+  });
+  pose.objects.forEach((objects, m) => {
+    const other = objects.map((o) => owner.get(o)).find((k) => k !== undefined && k !== m);
+    if (other !== undefined)
+      throw new RangeError(
+        `${method}: options.source's mixers[${m}] animates meshes[${other}]'s bones, not meshes[${m}]'s; mixer m must animate mesh m ` +
+          '(give the group its mixers in the order of the meshes)',
+      );
+  });
   const slots = ordered[0]!.map((_, k) => {
     const slot = pose.objects[0]!.indexOf(ordered[0]![k]!);
     ordered.forEach((bones, m) => {
       if (pose.objects[m]!.indexOf(bones[k]!) !== slot)
         throw new RangeError(
-          `${method}: options.source's mixer ${m} animates bone ${JSON.stringify(bones[k]!.name)} at another place than mixer 0 does for meshes[0]; ` +
-            'the mixers must animate the same bones in the same order (clips of one skeleton)',
+          `${method}: options.source's mixers[${m}] animates ${boneName(meshes, m, bones[k]!)} at another place than mixers[0] does ` +
+            "meshes[0]'s; the mixers must animate the same bones in the same order (clips of one skeleton)",
         );
     });
     return slot;
@@ -491,7 +571,7 @@ function groupSource(method: string, group: InertializedMixerGroup, ordered: Bon
 }
 
 /** Bones the group does not animate (and every scale, when it animates none) read meshes[0]'s values: the others must equal them. */
-function checkRest(method: string, ordered: Bone[][], slots: number[], restScales: boolean): void {
+function checkRest(method: string, meshes: readonly SkinnedMesh[], ordered: Bone[][], slots: number[], restScales: boolean): void {
   const first = ordered[0]!;
   ordered.forEach((bones, m) => {
     bones.forEach((bone, k) => {
@@ -501,7 +581,7 @@ function checkRest(method: string, ordered: Bone[][], slots: number[], restScale
       for (const name of fixed) {
         if (!same(name))
           throw new RangeError(
-            `${method}: meshes[${m}]'s bone ${JSON.stringify(bone.name)} has another ${name} than meshes[0]'s, and options.source does not animate it`,
+            `${method}: ${boneName(meshes, m, bone)} has another ${name} than meshes[0]'s, and options.source does not animate it`,
           );
       }
     });

@@ -168,7 +168,7 @@ const PATHS: Record<string, { method: string; name?: string; call: PathCall }> =
     },
   },
   'InertializedMixer.update': {
-    method: 'InertializedMixerGroup.update',
+    method: 'InertializedMixer.update',
     call(solver, dt) {
       const object = new Object3D();
       const mixer = new AnimationMixer(object);

@@ -209,6 +209,19 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend) => {
     expect(() => prepare.call(solver, 'nope', x)).toThrow(new TypeError('prepare: method must be the name of a Solver method, got "nope"'));
     expect(() => prepare.call(solver, 'alloc', 3)).toThrow(TypeError);
     expect(() => prepare.call(solver, 'doubleSpringDamper', x, v, x, v, g, 0.2)).toThrow(RangeError);
+    // extra or missing arguments (dt given to prepare as to the method; a parameter left out)
+    expect(() => prepare.call(solver, 'criticalSpringDamper', x, v, g, q, 0.1, 1 / 60)).toThrow(
+      new TypeError('prepare: criticalSpringDamper takes 5 arguments after its name (its own without dt, which each step takes), got 6'),
+    );
+    expect(() => prepare.call(solver, 'criticalSpringDamper', x, v, g, q)).toThrow(/criticalSpringDamper takes 5 arguments .* got 4/);
+    expect(() => prepare.call(solver, 'quatMul', x, g)).toThrow(
+      new TypeError('prepare: quatMul takes 3 arguments after its name (its own), got 2'),
+    );
+    const w = new Float32Array(8);
+    expect(() => prepare.call(solver, 'timedSpringDamper', x, v, w, g, 1, 0.2, 2, 1 / 60)).toThrow(/takes 6 to 7 arguments .* got 8/);
+    prepare.call(solver, 'timedSpringDamper', x, v, w, g, 1, 0.2); // the apprehension may be left out
+    prepare.call(solver, 'timedSpringDamper', x, v, w, g, 1, 0.2, 2);
+    expect(() => prepare.call(solver, { method: 'damper' }, x, g, 0.1, 1 / 60)).toThrow(/prepare: damper takes 3 arguments/);
     const step = solver.prepare('simpleSpringDamper', x, v, g, 0.2);
     const before = Float32Array.from(x);
     expect(() => step(-1)).toThrow(new RangeError('simpleSpringDamper: dt is -1; it must be finite and ≥ 0 (+0, not −0)'));

@@ -343,10 +343,10 @@ describe('InertializedMixerGroup', () => {
 
   it('rejects bad arguments by name', () => {
     const c = new Character('none', TRIALS[0]!);
-    expect(() => new InertializedMixer(solver, c.mixer, { halflife: -1 })).toThrow(/InertializedMixerGroup: options.halflife/);
+    expect(() => new InertializedMixer(solver, c.mixer, { halflife: -1 })).toThrow(/^InertializedMixer: options.halflife/);
     expect(() => new InertializedMixer(solver, c.mixer, { halflife: 0.1, root: 'nope' })).toThrow(/options.root is "nope"/);
     const im = new InertializedMixer(solver, c.mixer, { halflife: 0.1 });
-    expect(() => im.update(-1)).toThrow(/InertializedMixerGroup.update: dt/);
+    expect(() => im.update(-1)).toThrow(/^InertializedMixer.update: dt/);
     im.dispose();
     expect(() => im.update(0.1)).toThrow(/disposed/);
   });

@@ -509,8 +509,9 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     springs.goals.fill(3);
     springs.rotationGoals.set([0, 1, 0, 0]);
     const before = [springs.matrices, springs.velocities, springs.rotations, springs.angularVelocities!].map((a) => a.slice());
-    springs.halflife = -1;
-    expect(() => springs.update(DT)).toThrow(/InstancedSprings.update: halflife is -1/);
+    expect(() => {
+      springs.halflife = -1;
+    }).toThrow(/InstancedSprings.halflife: halflife is -1/);
     springs.halflife = 0.2;
     expect(() => springs.update(Number.NaN)).toThrow(/InstancedSprings.update: dt is NaN/);
     expect(() => springs.update('1' as never)).toThrow(TypeError);
@@ -521,7 +522,7 @@ describe.each(BACKENDS)('strided springs on %s', (backend) => {
     expect(springs.matrices[12]).not.toBe(before[0]![12]);
     expect(springs.rotations[1]).not.toBe(before[2]![1]);
     springs.dispose();
-    expect(() => springs.update(DT)).toThrow(/InstancedSprings.update: disposed/);
+    expect(() => springs.update(DT)).toThrow(/InstancedSprings.update: this InstancedSprings has been disposed/);
   });
 
   it('AttributeSprings springs an interleaved attribute in place', () => {
