@@ -1,6 +1,6 @@
 // The spring-bone step of one joint in float64 (scalar), and the per-step work on the colliders and
 // centers: the operations of src/reference/spring-bones.ts (its header has the formulas), in its order.
-import { MATRIX, M_T, REF, R_JOINT, R_SLOT, R_COUNT, SETUP, S_PARENT, S_CHILD_REF, S_CENTER, S_SAME_BONE, S_HAS_CHILD, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, S_OWNED_START, S_OWNED_COUNT, POSE, P_POSITION, P_QUATERNION, P_SCALE, P_PIVOT, P_HAS_PIVOT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_QUATERNION, O_LOCAL, O_WORLD, O_EULER, EXT, INV, INV_W, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, C_LIVE, C_LINK_SLOT, C_LINK_COUNT, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, W_POSITION, f, put } from './layout';
+import { MATRIX, M_T, R_JOINT, R_SLOT, R_COUNT, SETUP, S_PARENT, S_CHILD_REF, S_CENTER, S_SAME_BONE, S_HAS_CHILD, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, S_OWNED_START, S_OWNED_COUNT, POSE, P_POSITION, P_QUATERNION, P_SCALE, P_PIVOT, P_HAS_PIVOT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_QUATERNION, O_LOCAL, O_WORLD, O_EULER, EXT, INV, INV_W, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, C_LIVE, C_LINK_SLOT, C_LINK_COUNT, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, W_POSITION, f, put } from './layout';
 
 // float64 scratch, the kernel's (one per thread), 592 bytes: P the parent's world matrix, A a product then an
 // inverse (13 floats), L a local matrix, M a reference's product, C a center's world matrix, CI its inverse (13)
@@ -271,7 +271,7 @@ export function colliderToWorld(c: usize, e: usize, w: usize, A: usize): void {
 
 /** The capsule axis or plane normal of collider c in world space from the linear part of e, its position already at w (the reference's shapeToWorld). */
 function shapeToWorld(c: usize, e: usize, w: usize, A: usize): void {
-  const m = 0;
+  const m = 0; // e: the collider's matrix
   const ox = f(c, C_OFFSET), oy = f(c, C_OFFSET + 1), oz = f(c, C_OFFSET + 2);
   const kind = <i32>f(c, C_KIND);
   const ux = f(c, C_VECTOR), uy = f(c, C_VECTOR + 1), uz = f(c, C_VECTOR + 2);

@@ -103,10 +103,13 @@ type Arrays = SpringBoneArrays & Record<(typeof ARRAY_NAMES)[number], Float64Arr
  * attached manager's joints at once; its `reset` and `setInitState` keep working (they go through
  * the SpringBones). `dispose()` gives the managers back, with their state.
  *
- * Requirements (checked; a clear error otherwise): colliders and centers outside the spring
- * chains (on humanoid bones or the avatar's root, as VRM files have them); the joints' bones, the
- * colliders and the centers keep their parents until `refresh()`; joint bones' `position` and
- * `scale` and joint settings and collider shapes are read at attach and `refresh()`.
+ * Each update reads what three-vrm's manager reads, when it reads it: the joint bones' local
+ * transforms and the joints' children's matrixWorld as they stand, the chains' ancestors as
+ * three-vrm's own pass updates them, anything else a joint reads as it stands, and what lies below
+ * a joint that has run as three-vrm's walk leaves it; so app code that updates world matrices,
+ * renders, queries world positions or reparents between frames gets three-vrm's results. Joint
+ * settings, collider shapes, a joint's center, child and collider groups are read at attach and
+ * {@link SpringBones.refresh}; a change of parent is seen by itself (three's added/removed events).
  *
  * @example
  * ```ts
@@ -328,13 +331,13 @@ export class SpringBones {
   }
 
   /**
-   * Reads the joints' settings, the collider shapes, the centers and the hierarchy again (after
-   * changing any of them); the joints' state carries on.
+   * Reads the joints' settings, the collider shapes, each joint's center, child and collider groups,
+   * and each manager's joints again (after changing any of them); the joints' state carries on.
    * @example
    * ```ts
    * import type { SpringBones } from 'spring-solver/vrm';
    * declare const bones: SpringBones;
-   * bones.refresh(); // after changing joint settings, collider shapes or bone parents
+   * bones.refresh(); // after changing joint settings, collider shapes or a joint's center
    * ```
    */
   refresh(): void {

@@ -26,7 +26,8 @@ import { buildAvatar, type Avatar } from '../fixtures/vrm-avatars.js';
 const solvers = useSolvers();
 const inNode = typeof process !== 'undefined' && process.versions?.node !== undefined;
 /** Node runs threads, and so does the Chromium project's page, served cross-origin isolated (vitest.config.ts). */
-const canThread = typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+const canThread =
+  typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 /** Frames per seed, and seeds per configuration (Chromium runs fewer: the same code, a slower page). */
 const FRAMES = 1000;
 const SEEDS: Record<string, number[]> = inNode

@@ -315,5 +315,4 @@ describe('SpringBones: bad input throws, naming the method and the argument, and
     expect(() => new SpringBones(solver(), [b.manager], { teleportDistance: -1 })).toThrow(/options\.teleportDistance is -1/);
     expect(() => new SpringBones({} as never, [b.manager])).toThrow(/solver must be a Solver/);
   });
-
 });
