@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, callKernel, type Kernels, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, callKernel, type Kernels, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { F64_PER_M, FLOAT32_ULP, SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
 import { fillState, mulberry32 } from '../helpers/random.js';
 
@@ -201,7 +201,7 @@ function tolerance(impl: Impl, exact: number, m: number, scale: number): number 
   return own + ORACLE_PER_SCALE * scale + SUBNORMAL_FLOOR;
 }
 
-const solvers = useSolvers(1024 * 1024);
+const solvers = useSolvers(1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 function target(impl: Impl): Kernels {
   return impl === 'reference' ? reference : solvers[impl];

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpringMode, type Backend, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, callKernel, type FnName, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, callKernel, type FnName, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { FLOAT32_ULP, SCALAR_PER_M, SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
 import { dampingRatio, fillState, integer, logUniform, mulberry32, timeSteps, type Regime, type Rng } from '../helpers/random.js';
 
@@ -214,7 +214,7 @@ function compare(
   }
 }
 
-const solvers = useSolvers(8 * 1024 * 1024);
+const solvers = useSolvers(8 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 function paramModes(spec: Spec): ParamMode[] {
   return spec.arity === 1 ? ['uniform', 'perElement'] : ['uniform', 'perElement', 'mixed p0 uniform', 'mixed p1 uniform'];

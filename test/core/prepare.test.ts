@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Param, Solver } from '../../dist/index.js';
-import { BACKENDS, FUNCTIONS, callKernel, makeSolver, useSolvers, type FnInfo } from '../helpers/backends.js';
+import { BACKENDS, FUNCTIONS, callKernel, makeSolver, useSolvers, type FnInfo, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { fillState, logUniform, mulberry32, timeSteps, type Rng } from '../helpers/random.js';
 
-const solvers = useSolvers(4 * 1024 * 1024);
+const solvers = useSolvers(4 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 /** Not a multiple of 4: the SIMD kernels finish with a scalar tail. */
 const N = 1003;

@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Param } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, FUNCTIONS, callKernel, fnInfo, type FnInfo, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, FUNCTIONS, callKernel, fnInfo, type FnInfo, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { SIMD_PER_M, SUBNORMAL_FLOOR } from '../helpers/tolerances.js';
 import { fillState, logUniform, mulberry32, springParams, uniform } from '../helpers/random.js';
 
-const solvers = useSolvers(4 * 1024 * 1024);
+const solvers = useSolvers(4 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 // Tolerances per unit of M, the sum of |terms| of x' = g + xx·(x − g) + xv·v + xq·q (or of v'):
 // SIMD_PER_M bounds the float32 kernels and the float64 ones alike (test/helpers/tolerances.ts).

@@ -21,12 +21,12 @@ import {
   filled,
   type ParitySpec,
 } from '../helpers/family-harness.js';
-import { makeSolver, useSolvers } from '../helpers/backends.js';
+import { makeSolver, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
 
 type Character = Pick<Solver, 'characterUpdate' | 'characterPredict'>;
 
-const solvers = useSolvers();
+const solvers = useSolvers(undefined, LARGE_DT_ON_PURPOSE);
 
 const at = (p: Param, i: number) => (typeof p === 'number' ? p : p[i]);
 const halflife = (rng: Rng) => logUniform(rng, 0.02, 2);

@@ -9,9 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 
-const solvers = useSolvers(4 * 1024 * 1024);
+const solvers = useSolvers(4 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 const N = 5;
 /** 16 roundings of u = 2^-24: the steps below round each result at most 8 times. */
 const RELATIVE = 16 * 2 ** -24;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PdIntegrator, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, makeSolver, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { MAGNITUDE, VALUE, type Arith } from '../helpers/magnitude.js';
 import { fillState, logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
 import { oscillator, spectralRadius, transitionGain } from '../helpers/closed-form.js';
@@ -90,7 +90,7 @@ function transcribe(
 const RELATIVE = 1e-5;
 const FLOOR = 1e-30;
 
-const solvers = useSolvers(8 * 1024 * 1024);
+const solvers = useSolvers(8 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 /** ω: 1 draw in 16 exactly 0, else log-uniform in [0.05, 300] rad/s (up to 48 Hz). */
 const drawUaf = (rng: Rng) => (rng() < 1 / 16 ? 0 : logUniform(rng, 0.05, 300));

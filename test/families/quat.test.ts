@@ -15,7 +15,7 @@
  * normal number (2^-126) may flush to 0.
  */
 import { describe, expect, it } from 'vitest';
-import { useSolvers } from '../helpers/backends.js';
+import { useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import type { Backend, Param, Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { copyFor, release, expectFinite, expectRejected, BACKENDS, ARRAY_KINDS, type ArrayKind } from '../helpers/family-harness.js';
@@ -24,7 +24,7 @@ import { mulberry32, uniform, logUniform, type Rng } from '../helpers/random.js'
 const { quat } = reference;
 type Vec3 = [number, number, number];
 
-const solvers = useSolvers();
+const solvers = useSolvers(undefined, LARGE_DT_ON_PURPOSE);
 
 /** Bones per call: ≥ 10,000 cases, not a multiple of 4 (a scalar tail), more than one copy chunk (16384 floats). */
 const N = 10_243;

@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { FixedStepper, type PdIntegrator, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, makeSolver, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { logUniform, mulberry32, uniform } from '../helpers/random.js';
 import { oscillator } from '../helpers/closed-form.js';
 
-const solvers = useSolvers(4 * 1024 * 1024);
+const solvers = useSolvers(4 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 function schedule(solver: Solver, dt: number, maxDt: number, mode?: 'max-dt' | 'uniform'): { count: number; steps: number[] } {
   const steps: number[] = [];

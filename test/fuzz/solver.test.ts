@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Backend, Solver } from '../../dist/index.js';
-import { BACKENDS, makeSolver } from '../helpers/backends.js';
+import { BACKENDS, LARGE_DT_ON_PURPOSE, makeSolver } from '../helpers/backends.js';
 import { METHODS, NOT_KERNELS, parameterNames, solverMethodNames, type ArgKind } from './table.js';
 import {
   CALL_MS,
@@ -149,9 +149,9 @@ describe.each(BACKENDS.map((b) => [b] as const))('%s backend', (backend: Backend
   let foreign: Solver;
   let reference: Solver;
   beforeAll(async () => {
-    solver = await makeSolver(backend, 16 * MiB);
-    foreign = await makeSolver(backend, 4 * MiB);
-    reference = await makeSolver('js');
+    solver = await makeSolver(backend, 16 * MiB, LARGE_DT_ON_PURPOSE);
+    foreign = await makeSolver(backend, 4 * MiB, LARGE_DT_ON_PURPOSE);
+    reference = await makeSolver('js', undefined, LARGE_DT_ON_PURPOSE);
   });
   afterAll(() => {
     for (const s of [solver, foreign, reference]) s.dispose();

@@ -22,7 +22,7 @@ import {
   type Solver,
 } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver } from '../helpers/backends.js';
+import { BACKENDS, LARGE_DT_ON_PURPOSE, makeSolver } from '../helpers/backends.js';
 import { MAGNITUDE } from '../helpers/magnitude.js';
 import { mulberry32 } from '../helpers/random.js';
 import { FLOAT32_MIN_NORMAL, PARITY_TOLERANCE, SIMD_PER_M } from '../helpers/tolerances.js';
@@ -33,7 +33,7 @@ import { ORDER, STATEFUL_RUNS, bits, expectNamed, firstBeyond, firstNonFinite, l
 const MiB = 1024 * 1024;
 const solvers = {} as Record<Backend, Solver>;
 beforeAll(async () => {
-  for (const backend of BACKENDS) solvers[backend] = await makeSolver(backend, 16 * MiB);
+  for (const backend of BACKENDS) solvers[backend] = await makeSolver(backend, 16 * MiB, LARGE_DT_ON_PURPOSE);
 });
 afterAll(() => {
   for (const backend of BACKENDS) solvers[backend].dispose();

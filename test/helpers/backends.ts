@@ -1,22 +1,35 @@
 /** The three backends, solvers on each, and a uniform way to call every kernel. */
 import { afterAll, beforeAll } from 'vitest';
-import { createSolver, SpringMode, type Backend, type Param, type Solver } from '../../dist/index.js';
+import { createSolver, SpringMode, type Backend, type Param, type Solver, type SolverOptions } from '../../dist/index.js';
 
 export const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
 
-/** A solver on `backend` (memoryBytes as given, else the default 64 MiB). */
-export function makeSolver(backend: Backend, memoryBytes?: number): Promise<Solver> {
-  return createSolver(memoryBytes === undefined ? { backend } : { backend, memoryBytes });
+/** What a test may add to createSolver's options besides the backend and memoryBytes. */
+export type ExtraOptions = Omit<SolverOptions, 'backend' | 'memoryBytes'>;
+
+/**
+ * The options of a solver whose tests step dt ≥ 1 s on purpose, in seconds (parity sweeps up to 2 s, properties
+ * up to 1000 s, dt beyond float32, fuzzing): createSolver's warning for a dt that looks like milliseconds is off,
+ * as a user who means such dts would turn it off. The warning itself is tested on default solvers
+ * (test/core/large-dt.test.ts); a solver without these options still warns, so an accidental dt in milliseconds
+ * in a test shows on stderr. As for a user, the option also silences spring-solver/three's solver-less helpers
+ * (for the test file: vitest isolates files).
+ */
+export const LARGE_DT_ON_PURPOSE: ExtraOptions = { warnLargeDt: false };
+
+/** A solver on `backend` (memoryBytes as given, else the default 64 MiB; `options` added to createSolver's). */
+export function makeSolver(backend: Backend, memoryBytes?: number, options: ExtraOptions = {}): Promise<Solver> {
+  return createSolver(memoryBytes === undefined ? { backend, ...options } : { backend, memoryBytes, ...options });
 }
 
 /**
- * One solver per backend for a test file (memoryBytes as given, else the default 64 MiB):
- * created before its tests, disposed after them. Read it inside tests, as `solvers[backend]`.
+ * One solver per backend for a test file (memoryBytes as given, else the default 64 MiB; `options` added to
+ * createSolver's): created before its tests, disposed after them. Read it inside tests, as `solvers[backend]`.
  */
-export function useSolvers(memoryBytes?: number): Record<Backend, Solver> {
+export function useSolvers(memoryBytes?: number, options: ExtraOptions = {}): Record<Backend, Solver> {
   const solvers = {} as Record<Backend, Solver>;
   beforeAll(async () => {
-    for (const backend of BACKENDS) solvers[backend] = await makeSolver(backend, memoryBytes);
+    for (const backend of BACKENDS) solvers[backend] = await makeSolver(backend, memoryBytes, options);
   });
   afterAll(() => {
     for (const backend of BACKENDS) solvers[backend].dispose();

@@ -1,12 +1,13 @@
 /**
  * The demo site (demo/site) for the browser tests: built with Vite's JS API into a temporary
- * folder and served by the static server. Needs `npm run build` (the site imports dist/).
+ * folder and served by the static server. Needs `npm run build` (the site imports dist/). A
+ * warning of the build (Vite's or a plugin's, e.g. the chunk-size notice) fails it: `npm test` is quiet.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { build, createLogger } from 'vite';
 import { startStaticServer } from './static-server.js';
 
 const CONFIG = fileURLToPath(new URL('../../demo/site/vite.config.ts', import.meta.url));
@@ -24,7 +25,12 @@ export interface DemoSite {
 export async function startDemoSite(addToBuild?: (outDir: string) => Promise<void>): Promise<DemoSite> {
   const outDir = await mkdtemp(join(tmpdir(), 'spring-solver-demo-'));
   try {
-    await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    const warnings: string[] = [];
+    const customLogger = createLogger('warn');
+    customLogger.warn = (message) => void warnings.push(message);
+    customLogger.warnOnce = customLogger.warn;
+    await build({ configFile: CONFIG, logLevel: 'warn', customLogger, build: { outDir, emptyOutDir: true } });
+    if (warnings.length > 0) throw new Error(`Vite warned while building the demo site:\n${warnings.join('\n')}`);
     await addToBuild?.(outDir);
     const server = await startStaticServer({ mounts: { '/': outDir } });
     return {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SecondOrderDynamics, criticalTimestep, fzrToK, kToFzr, type SecondOrderMethod, type Solver } from '../../dist/index.js';
 import * as reference from '../../dist/reference/index.js';
-import { BACKENDS, makeSolver, useSolvers } from '../helpers/backends.js';
+import { BACKENDS, makeSolver, useSolvers, LARGE_DT_ON_PURPOSE } from '../helpers/backends.js';
 import { MAGNITUDE } from '../helpers/magnitude.js';
 import { FLOOR, transcribe } from '../helpers/second-order-transcription.js';
 import { logUniform, mulberry32, uniform, type Rng } from '../helpers/random.js';
@@ -16,7 +16,7 @@ import { oscillator, spectralRadius } from '../helpers/closed-form.js';
 const METHODS: readonly SecondOrderMethod[] = ['euler-substep', 'clamped', 'pole-zero', 'exact'];
 type P = number | Float32Array;
 
-const solvers = useSolvers(16 * 1024 * 1024);
+const solvers = useSolvers(16 * 1024 * 1024, LARGE_DT_ON_PURPOSE);
 
 const drawF = (rng: Rng) => logUniform(rng, 0.05, 20);
 const drawZeta = (rng: Rng) => {

@@ -3,7 +3,7 @@
  * form of the critical spring, the reference quaternion spring, and exactness under dt splitting
  * (one step of dt equals two of dt/2, up to float64 rounding of the state's scale).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Euler, Quaternion, Vector3 } from 'three';
 import { quatSimpleSpringDamper } from '../../dist/reference/index.js';
 import {
@@ -108,7 +108,11 @@ describe('spring3, spring, springAngle', () => {
     for (let i = 0; i < 200; i++) springAngle(a, 'yaw', -3.0, 0.2, 0.05);
     expect(Math.abs(a.yaw - (2 * Math.PI - 3.0))).toBeLessThan(1e-9);
     const e = new Euler(0.1, 3.1, -3.1);
+    // dt 10 s (50 halflives: at the goal) on purpose, so the helpers' once-per-file large-dt warning is said here
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     springEuler(e, new Euler(0.2, -3.1, 3.1), 0.2, 10);
+    expect(warn.mock.calls).toEqual([[expect.stringMatching(/^spring-solver: springEuler got dt = 10; dt is in seconds /)]]);
+    warn.mockRestore();
     expect(e.y).toBeCloseTo(2 * Math.PI - 3.1, 9);
     expect(e.z).toBeCloseTo(-2 * Math.PI + 3.1, 9);
     expect(e.x).toBeCloseTo(0.2, 9);

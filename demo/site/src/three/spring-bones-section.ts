@@ -165,7 +165,7 @@ export class SpringBonesSection {
   private readonly plot: uPlot;
 
   constructor(
-    private readonly canvas: HTMLCanvasElement,
+    canvas: HTMLCanvasElement,
     chart: HTMLElement,
     private solver: Solver,
   ) {
