@@ -219,19 +219,23 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
 
   const slots: Slot[] = [];
   const slotManager: number[] = [];
-  const passSlot = new Map<string, number>(); // `${entry}`: the slot of a pass entry
-  /** The slot of `object`'s matrixWorld (mode 'update' or 'read') or colliderMatrix ('collider') as the update starts. */
+  const passSlot = new Map<number, number>(); // the slot of each pass entry
+  const readEntry = new Map<Object3D, number>(); // the 'read' entry of an object outside the pass
+  const colliderEntry = new Map<Object3D, number>(); // the 'collider' entry of a collider read as it stands
+  /** The slot of `object`'s matrixWorld (computed by the pass, or read) or colliderMatrix (`collider`) as the update starts. */
   const startSlot = (object: Object3D, collider: boolean): number => {
+    const entries = collider ? colliderEntry : readEntry;
     let entry = collider ? undefined : inPass.get(object);
+    entry ??= entries.get(object);
     if (entry === undefined) {
-      const key = before.findIndex((p) => p.object === object && p.mode === (collider ? 'collider' : 'read'));
-      entry = key >= 0 ? key : before.push({ object, parent: NO_PARENT, mode: collider ? 'collider' : 'read' }) - 1;
+      entry = before.push({ object, parent: NO_PARENT, mode: collider ? 'collider' : 'read' }) - 1;
+      entries.set(object, entry);
       hierarchy.add(object);
     }
-    let s = passSlot.get(`${entry}`);
+    let s = passSlot.get(entry);
     if (s === undefined) {
       s = slots.push({ kind: 'pass', entry }) - 1;
-      passSlot.set(`${entry}`, s);
+      passSlot.set(entry, s);
       slotManager.push(current);
     }
     join(current, slotManager[s]!);
