@@ -6,7 +6,6 @@
  */
 import type { Solver } from './solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
-import { N_ARGUMENT, perThread } from '../backends/wasm/threads/split.js';
 import { AVATAR } from '../reference/spring-bone-layout.js';
 import { springBonesStep, type SpringBoneArrays } from '../reference/spring-bones.js';
 
@@ -19,65 +18,50 @@ export interface SpringBoneCounts {
   avatars: number;
 }
 
-/** Bytes of the kernel's scratch, one thread's: its 592 bytes in whole 64-byte lines. */
+/** A step of the avatars [avatar, avatar + avatars) of the table: dt in seconds, alpha as springBonesStep's. */
+export type SpringBoneStep = (dt: number, alpha: number, avatar: number, avatars: number) => void;
+
+/** Bytes of the kernel's scratch: its 592 bytes in whole 64-byte lines. */
 const SCRATCH = 640;
 
-/** Floats of solver memory the kernel's scratch takes on `solver` (one scratch a thread). */
-export function springBoneScratchLength(solver: Solver): number {
-  return (SCRATCH / 4) * solver.threads;
-}
+/** Floats of solver memory the kernel's scratch takes. */
+export const SPRING_BONE_SCRATCH_FLOATS = SCRATCH / 4;
 
 /**
- * One step of every joint: (dt, alpha) => void (see springBonesStep). On a threaded solver, a step
- * of at least the kernel's split minimum (threads/thresholds.ts) is split by whole avatars (the
- * rows of `avatars`), in chunks of any number of them: each avatar's joints run in order on one
- * thread with that thread's `scratch`, and read and write nothing of another avatar, so the bits do
- * not depend on the split.
+ * One step of the joints of `avatars` rows from `avatar` (rows of the avatar table, a manager
+ * each): (dt, alpha, avatar, avatars) => void (see springBonesStep). The rows run in order
+ * on the calling thread, on any solver: a row may read what an earlier row computed, as three-vrm's
+ * managers run one after the other (docs/DECISIONS.md, "Spring bones in spans").
  */
 export function springBoneStep(
   solver: Solver,
   a: SpringBoneArrays & { avatars: Float64Array },
   n: SpringBoneCounts,
   scratch: Float32Array,
-): (dt: number, alpha: number) => void {
-  if (solver.backend === 'js') return (dt, alpha) => springBonesStep(a, n.joints, n.slots, n.colliders, n.centers, dt, alpha);
-  const wasm = solver as unknown as WasmSolver;
-  const kernel = wasm.rawKernels.springBonesStep as unknown as (...args: number[]) => void;
-  // (argument, its bytes per avatar: see threads/split.ts)
-  const layout: [number, number][] = [
-    ...[
-      a.setup,
-      a.pose,
-      a.state,
-      a.out,
-      a.ext,
-      a.extPrev,
-      a.extStep,
-      a.extInv,
-      a.colliders,
-      a.colliderWorld,
-      a.colliderList,
-      a.centers,
-    ].map((array): [number, number] => [array.byteOffset, 0]),
-    [a.avatars.byteOffset, 8 * AVATAR],
-    [n.avatars, N_ARGUMENT],
-    [scratch.byteOffset, perThread(SCRATCH)],
-    [0, 0], // dt
-    [1, 0], // alpha
-  ];
-  const args = layout.map(([value]) => value);
-  const advances = layout.map(([, advance]) => advance);
-  const last = args.length - 1;
-  if (solver.threads === 1) {
-    return (dt, alpha) => {
-      args[last - 1] = dt;
-      args[last] = alpha;
-      kernel.apply(null, args);
-    };
-  }
-  return (dt, alpha) => {
-    args[last - 1] = dt;
-    args[last] = alpha;
-    wasm.callKernel('springBonesStep', kernel, args, n.avatars, advances, 1, 1);
+): SpringBoneStep {
+  if (solver.backend === 'js') return (dt, alpha, avatar, avatars) => springBonesStep(a, a.avatars, avatar, avatars, dt, alpha);
+  const kernel = (solver as unknown as WasmSolver).rawKernels.springBonesStep as unknown as (...args: number[]) => void;
+  const args = [
+    a.setup,
+    a.pose,
+    a.state,
+    a.out,
+    a.ext,
+    a.extPrev,
+    a.extStep,
+    a.extInv,
+    a.colliders,
+    a.colliderWorld,
+    a.colliderList,
+    a.centers,
+  ].map((array) => array.byteOffset);
+  const table = args.length;
+  args.push(a.avatars.byteOffset, n.avatars, scratch.byteOffset, 0, 1); // the table, its rows, scratch, dt, alpha
+  return (dt, alpha, avatar, avatars) => {
+    args[table] = a.avatars.byteOffset + 8 * AVATAR * avatar;
+    args[table + 1] = avatars;
+    args[table + 3] = dt;
+    args[table + 4] = alpha;
+    kernel.apply(null, args);
   };
 }

@@ -23,6 +23,11 @@
  */
 import type { FloatArray } from './float-array.js';
 import {
+  AVATAR,
+  A_CENTERS,
+  A_COLLIDERS,
+  A_JOINTS,
+  A_SLOTS,
   COLLIDER,
   COLLIDER_WORLD,
   C_INSIDE,
@@ -107,30 +112,31 @@ export interface SpringBoneArrays {
 }
 
 /**
- * One step of `joints` joints (in order), with `slots` ext slots, `colliders` colliders and
- * `centers` centers. dt ≤ 0 only places the bones (three-vrm returns before its step, but its
- * manager has already updated the bone's matrices). alpha ∈ (0, 1]: the ext matrices at
+ * One step of the rows [first, first + rows) of the avatar table `avatars` (AVATAR floats a row, a
+ * manager each: its ranges of joints, slots, colliders and centers), one row after the other as
+ * three-vrm runs its managers. dt ≤ 0 only places the bones (three-vrm returns before its step, but
+ * its manager has already updated the bone's matrices). alpha ∈ (0, 1]: the ext matrices at
  * extPrev + alpha·(ext − extPrev) (a fixed step inside a frame), 1: ext as it is.
  */
-export function springBonesStep(
-  a: SpringBoneArrays,
-  joints: number,
-  slots: number,
-  colliders: number,
-  centers: number,
-  dt: number,
-  alpha: number,
-): void {
-  let e = a.ext;
-  if (alpha < 1) {
-    for (let i = 0; i < EXT * slots; i++) a.extStep[i] = a.extPrev[i]! + alpha * (a.ext[i]! - a.extPrev[i]!);
-    e = a.extStep;
-  }
-  for (let k = 0; k < centers; k++) invert(e, EXT * a.centers[k]!, a.extInv, INV * a.centers[k]!);
-  for (let c = 0; c < colliders; c++) colliderAtStart(a.colliders, COLLIDER * c, e, a.colliderWorld, COLLIDER_WORLD * c);
-  for (let j = 0; j < joints; j++) {
-    jointStep(a, e, j, dt);
-    ownedColliders(a, e, j);
+export function springBonesStep(a: SpringBoneArrays, avatars: FloatArray, first: number, rows: number, dt: number, alpha: number): void {
+  for (let row = first; row < first + rows; row++) {
+    const r = AVATAR * row;
+    const range = (at: number): [number, number] => [avatars[r + at]!, avatars[r + at + 1]!];
+    const [s0, s1] = range(A_SLOTS);
+    let e = a.ext;
+    if (alpha < 1) {
+      for (let i = EXT * s0; i < EXT * s1; i++) a.extStep[i] = a.extPrev[i]! + alpha * (a.ext[i]! - a.extPrev[i]!);
+      e = a.extStep;
+    }
+    const [k0, k1] = range(A_CENTERS);
+    for (let k = k0; k < k1; k++) invert(e, EXT * a.centers[k]!, a.extInv, INV * a.centers[k]!);
+    const [c0, c1] = range(A_COLLIDERS);
+    for (let c = c0; c < c1; c++) colliderAtStart(a.colliders, COLLIDER * c, e, a.colliderWorld, COLLIDER_WORLD * c);
+    const [j0, j1] = range(A_JOINTS);
+    for (let j = j0; j < j1; j++) {
+      jointStep(a, e, j, dt);
+      ownedColliders(a, e, j);
+    }
   }
 }
 

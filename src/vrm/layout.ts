@@ -96,6 +96,8 @@ export interface Layout {
   avatars: Float64Array;
   /** three-vrm's pass over each manager's ancestors (computed), then the objects read as the update starts. */
   before: PassEntry[];
+  /** Per `before` entry, a joint of the manager that put it there (its first joint, or the joint that reads it). */
+  beforeAt: number[];
   /** Non-joint descendants of joint bones (not below another joint's bone), updated after the joints as three-vrm does. */
   after: PassEntry[];
   /** Joints whose child's matrixWorld stands as the update starts when they read it: its position is read then. */
@@ -180,28 +182,29 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
   const order: number[] = [];
   const managerAt: number[] = []; // the manager of each joint in this order
   const before: PassEntry[] = [];
-  const inPass = new Map<Object3D, number>();
+  const beforeAt: number[] = [];
+  // each manager's own pass: three-vrm's manager updates its ancestors when it runs, after the managers before it
+  const passOf: Map<Object3D, number>[] = [];
   const hierarchy = new Set<Object3D>();
   managers.forEach((manager, m) => {
     const sorted = threeVrmOrder(manager, m, entryOf);
+    const first = order.length;
     for (const e of sorted.order) {
       order.push(e);
       managerAt.push(m);
     }
+    const inPass = new Map<Object3D, number>();
+    passOf.push(inPass);
     for (const object of sorted.ancestors) {
-      if (inPass.has(object)) continue;
       const parent = object.parent === null ? NO_PARENT : inPass.get(object.parent);
       inPass.set(object, before.length);
       before.push({ object, parent: parent ?? NO_PARENT, mode: 'update' });
+      beforeAt.push(first);
       hierarchy.add(object);
     }
   });
-  // joined[m]: managers m − 1 and m are in one avatar, since managers from one to the other share something
-  const joined = new Uint8Array(managers.length);
-  const join = (a: number, b: number): void => {
-    joined.fill(1, Math.min(a, b) + 1, Math.max(a, b) + 1);
-  };
   let current = 0; // the manager of the joint being laid out
+  let currentJoint = 0; // and the joint
   // the joints on each bone, in this order
   const onBone = new Map<Object3D, number[]>();
   order.forEach((e, j) => {
@@ -218,17 +221,21 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
   };
 
   const slots: Slot[] = [];
-  const slotManager: number[] = [];
   const passSlot = new Map<number, number>(); // the slot of each pass entry
-  const readEntry = new Map<Object3D, number>(); // the 'read' entry of an object outside the pass
-  const colliderEntry = new Map<Object3D, number>(); // the 'collider' entry of a collider read as it stands
-  /** The slot of `object`'s matrixWorld (computed by the pass, or read) or colliderMatrix (`collider`) as the update starts. */
+  // the current manager's 'read' entries (objects outside its pass) and 'collider' entries (colliders read as they
+  // stand): read when it runs, after the managers before it
+  let readEntry = new Map<Object3D, number>();
+  let colliderEntry = new Map<Object3D, number>();
+  /** The pass entry of `object` if the current manager's own pass over its ancestors updates it, else undefined. */
+  const passedBy = (object: Object3D): number | undefined => passOf[current]!.get(object);
+  /** The slot of `object`'s matrixWorld (computed by the pass, or read) or colliderMatrix (`collider`) as the current manager starts. */
   const startSlot = (object: Object3D, collider: boolean): number => {
     const entries = collider ? colliderEntry : readEntry;
-    let entry = collider ? undefined : inPass.get(object);
+    let entry = collider ? undefined : passedBy(object);
     entry ??= entries.get(object);
     if (entry === undefined) {
       entry = before.push({ object, parent: NO_PARENT, mode: collider ? 'collider' : 'read' }) - 1;
+      beforeAt.push(currentJoint);
       entries.set(object, entry);
       hierarchy.add(object);
     }
@@ -236,9 +243,7 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     if (s === undefined) {
       s = slots.push({ kind: 'pass', entry }) - 1;
       passSlot.set(entry, s);
-      slotManager.push(current);
     }
-    join(current, slotManager[s]!);
     return s;
   };
   /** Consecutive slots of the local matrices of `objects`. */
@@ -246,7 +251,6 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     const first = slots.length;
     for (const object of objects) {
       slots.push({ kind: 'local', object });
-      slotManager.push(current);
       hierarchy.add(object);
     }
     return first;
@@ -261,15 +265,13 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     const bone = jointAncestor(object, boneIndex, true);
     const k = bone === null ? -1 : lastBefore(bone, j);
     if (k < 0) return [-1, startSlot(object, false), 1];
-    join(current, managerAt[k]!);
     if (object === bone) return [k, -1, 0];
     const links = below(bone!, object);
     return [k, localSlots(links), links.length];
   };
 
   const colliders: VRMSpringBoneCollider[] = [];
-  const colliderManager: number[] = [];
-  const colliderIndex = new Map<VRMSpringBoneCollider, number>();
+  let colliderIndex = new Map<VRMSpringBoneCollider, number>(); // the current manager's colliders (each laid out per manager)
   const colliderSetup: number[] = [];
   const centers: number[] = [];
   const colliderList: number[] = [];
@@ -285,7 +287,13 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     const { joint } = entries[e]!;
     const s = SETUP * j;
     const bone = joint.bone;
+    if (j > 0 && managerAt[j] !== current) {
+      readEntry = new Map();
+      colliderEntry = new Map();
+      colliderIndex = new Map();
+    }
     current = managerAt[j]!;
+    currentJoint = j;
     laidBefore.push([slots.length, colliders.length, centers.length]);
     hierarchy.add(bone);
     setup.set(floats[e]!, s);
@@ -317,7 +325,7 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
           hierarchy.add(collider);
           // three-vrm's pass over the ancestors updates it before the joints; else it is as it stood, until a joint on
           // the bone above it moves it (W[joint]·its local matrices from that bone)
-          const computed = inPass.get(collider) !== undefined;
+          const computed = passedBy(collider) !== undefined;
           colliderSetup[c + C_SLOT] = startSlot(collider, !computed);
           colliderSetup[c + C_LIVE] = computed ? 0 : 1;
           const owner = jointAncestor(collider, boneIndex, false);
@@ -328,13 +336,10 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
             const list = owned.get(owner);
             if (list) list.push(index);
             else owned.set(owner, [index]);
-            for (const k of onBone.get(owner)!) join(current, managerAt[k]!);
           }
           colliders.push(collider);
-          colliderManager.push(current);
           colliderIndex.set(collider, index);
         }
-        join(current, colliderManager[index]!);
         colliderList.push(index);
       }
     }
@@ -356,8 +361,9 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
     setup,
     colliderList,
     colliderSetup: Float64Array.from(colliderSetup),
-    avatars: avatarTable(managerAt, joined, laidBefore, [slots.length, colliders.length, centers.length]),
+    avatars: avatarTable(managerAt, laidBefore, [slots.length, colliders.length, centers.length]),
     before,
+    beforeAt,
     after: objectsAfter(joints, boneIndex, (bone) => onBone.get(bone)!.at(-1)!),
     liveChildren,
     childless: Uint8Array.from(joints, ({ joint }) => (joint.child ? 0 : 1)),
@@ -367,17 +373,16 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
 }
 
 /**
- * The avatar table (AVATAR floats an avatar): each run of managers that share nothing with the
- * managers around it (`joined`) is an avatar, its joints' range and the slots, colliders and
- * centers laid out with them (`before[j]`: their counts before joint j; `total`: after the last).
- * What a joint reads of another avatar would be a slot, a collider or a joint of it, so the avatars'
- * ranges are disjoint and each avatar's step reads and writes only its own.
+ * The avatar table (AVATAR floats a row): a row per manager with joints, in order, with its joints'
+ * range and the slots, colliders and centers laid out with them (`before[j]`: their counts before
+ * joint j; `total`: after the last). The kernel runs the rows one after the other, as three-vrm runs
+ * its managers: a row may read what an earlier row computed (a slot or a collider it laid out, a
+ * joint's matrix).
  */
-function avatarTable(managerAt: readonly number[], joined: Uint8Array, before: readonly number[][], total: number[]): Float64Array {
-  // the first joint of each avatar: a joint of another manager, none of the managers from the last one to it joined
+function avatarTable(managerAt: readonly number[], before: readonly number[][], total: number[]): Float64Array {
   const starts: number[] = [];
   managerAt.forEach((m, j) => {
-    if (j === 0 || (m !== managerAt[j - 1] && !joined.subarray(managerAt[j - 1]! + 1, m + 1).includes(1))) starts.push(j);
+    if (j === 0 || m !== managerAt[j - 1]) starts.push(j);
   });
   const table = new Float64Array(AVATAR * starts.length);
   starts.forEach((j, a) => {

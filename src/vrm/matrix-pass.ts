@@ -78,11 +78,11 @@ export class MatrixPass {
     return this.entries.map((e) => e.object);
   }
 
-  /** Runs the pass; `out` is the kernel's output (for parents that are joint bones). */
-  run(out: Float64Array): void {
+  /** Runs the pass over its entries [from, to); `out` is the kernel's output (for parents that are joint bones). */
+  run(out: Float64Array, from = 0, to = this.entries.length): void {
     const world = this.world;
     const entries = this.entries;
-    for (let i = 0; i < entries.length; i++) {
+    for (let i = from; i < to; i++) {
       const e = entries[i]!;
       const object = e.object;
       const m = e.matrix;

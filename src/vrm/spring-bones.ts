@@ -6,7 +6,7 @@
 import type { Euler, Object3D, Quaternion } from 'three';
 import type { SpringBoneManager as VRMSpringBoneManager } from './types.js';
 import { SolverBase, type Solver } from '../api/solver.js';
-import { springBoneScratchLength, springBoneStep } from '../api/spring-bone-kernel.js';
+import { SPRING_BONE_SCRATCH_FLOATS, springBoneStep, type SpringBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { warnLargeDt } from '../core/dt.js';
@@ -37,6 +37,7 @@ import {
 } from '../reference/spring-bone-layout.js';
 import type { SpringBoneArrays } from '../reference/spring-bones.js';
 import { AFFINE, layOut, type JointInternals, type Layout } from './layout.js';
+import { spanJoints, spansOf, type Span } from './spans.js';
 
 /**
  * @group Spring bones
@@ -136,7 +137,13 @@ export class SpringBones {
   private arrays!: Arrays;
   /** The solver arrays behind `arrays` (two floats per float64), for free(). */
   private blocks: Float32Array[] = [];
-  private step!: (dt: number, alpha: number) => void;
+  private step!: SpringBoneStep;
+  /** The avatars in spans, each read, stepped and written in turn (see spans.ts). */
+  private spans: Span[] = [];
+  /** The index in the `before` pass of each entry of the layout's (the pass runs span by span). */
+  private beforeIndex!: Int32Array;
+  /** With fixedStep, the alphas of an update's steps. */
+  private readonly alphas: number[] = [];
   /** With fixedStep: the time since the last step; and whether extPrev holds a previous update's matrices. */
   private accumulator = 0;
   private primed = false;
@@ -230,40 +237,63 @@ export class SpringBones {
     warnLargeDt(this.solver, method, dt);
     // the hierarchy as it stands (the watched objects' 'added' and 'removed' events say when it changed)
     if (this.moved) this.rebuild(this.managerList);
-    // what three-vrm reads as it stands: checked first (an error writes nothing), then read
+    // what three-vrm reads as it stands: checked first (an error writes nothing), then read span by span
     this.checkLinks(method);
-    this.readPoses(method, this.fixedStep !== null || dt <= 0);
-    const { state, ext, extPrev, out } = this.arrays;
-    this.before.run(out);
-    // the children's positions as they stand (with fixed steps, a child of the joint's bone is where the steps put it:
-    // the bones shown are placed apart from them)
+    this.checkBones(method);
+    const everyQuaternion = this.fixedStep !== null || dt <= 0;
+    if (this.fixedStep === null) {
+      for (const span of this.spans) {
+        this.readSpan(span, everyQuaternion);
+        this.step(dt, 1, span.avatar, span.avatars);
+        this.writeBones(span, dt > 0);
+      }
+      return;
+    }
+    const alphas = this.fixedSteps(dt, this.fixedStep);
+    const { ext, extPrev, out } = this.arrays;
+    this.simulated ??= new Float64Array(out.length);
+    const simulated = this.simulated;
+    for (const span of this.spans) {
+      const [s0, s1] = [EXT * span.slots[0], EXT * span.slots[1]];
+      if (this.primed) extPrev.set(ext.subarray(s0, s1), s0);
+      this.readSpan(span, everyQuaternion);
+      if (!this.primed) extPrev.set(ext.subarray(s0, s1), s0);
+      else this.holdJumps(ext, extPrev, s0, s1);
+      for (const alpha of alphas) {
+        if (alpha === 1) this.landJumps(ext);
+        this.step(this.fixedStep, alpha, span.avatar, span.avatars);
+      }
+      this.landJumps(ext);
+      // the bones shown: the last step's rotations on this update's parents; the steps go on from the step's own matrices
+      const [o0, o1] = [OUT * span.joints[0], OUT * span.joints[1]];
+      simulated.set(out.subarray(o0, o1), o0);
+      this.step(0, 1, span.avatar, span.avatars);
+      this.writeBones(span, true);
+      out.set(simulated.subarray(o0, o1), o0);
+    }
+    this.primed = true;
+  }
+
+  /**
+   * What a span's step reads: its joint bones' poses, its part of the `before` pass, its joints'
+   * children as they stand (with fixed steps, a child of the joint's bone is where the steps put
+   * it: the bones shown are placed apart from them) and its ext slots.
+   */
+  private readSpan(span: Span, everyQuaternion: boolean): void {
+    const { state, ext, out } = this.arrays;
+    this.readPoses(span, everyQuaternion);
+    this.before.run(out, span.before[0], span.before[1]);
     const bones = this.targets.bones;
-    for (const { index, child, elements: m } of this.layout.liveChildren) {
+    const live = this.layout.liveChildren;
+    for (let i = span.live[0]; i < span.live[1]; i++) {
+      const { index, child, elements: m } = live[i]!;
       if (this.fixedStep !== null && child.parent === bones[index]) continue;
       const t = STATE * index + T_CHILD_WORLD;
       state[t] = m[12]!;
       state[t + 1] = m[13]!;
       state[t + 2] = m[14]!;
     }
-    if (this.fixedStep === null) {
-      this.readSlots(ext);
-      this.step(dt, 1);
-      this.writeBones(dt > 0);
-      return;
-    }
-    if (this.primed) extPrev.set(ext);
-    this.readSlots(ext);
-    if (!this.primed) extPrev.set(ext);
-    else this.holdJumps(ext, extPrev);
-    this.primed = true;
-    this.fixedSteps(dt, this.fixedStep);
-    // the bones shown: the last step's rotations on this update's parents; the steps go on from the step's own matrices
-    this.simulated ??= new Float64Array(out.length);
-    const simulated = this.simulated;
-    simulated.set(out);
-    this.step(0, 1);
-    this.writeBones(true);
-    out.set(simulated);
+    this.readSlots(span, ext);
   }
 
   /**
@@ -381,10 +411,10 @@ export class SpringBones {
    * steps at it and after see them where they landed (as at any other frame rate). Until then,
    * ext holds their previous matrices and `landed` the new ones.
    */
-  private holdJumps(ext: Float64Array, extPrev: Float64Array): void {
+  private holdJumps(ext: Float64Array, extPrev: Float64Array, from: number, to: number): void {
     const limit = this.teleportDistance * this.teleportDistance;
     this.jumped.length = 0;
-    for (let o = 0; o < ext.length; o += EXT) {
+    for (let o = from; o < to; o += EXT) {
       const dx = ext[o + M_T]! - extPrev[o + M_T]!,
         dy = ext[o + M_T + 1]! - extPrev[o + M_T + 1]!,
         dz = ext[o + M_T + 2]! - extPrev[o + M_T + 2]!;
@@ -402,8 +432,11 @@ export class SpringBones {
     jumped.length = 0;
   }
 
-  /** As many fixed steps as the time allows, the slots interpolated to each step's time. */
-  private fixedSteps(dt: number, h: number): void {
+  /**
+   * As many fixed steps as the time allows: each step's alpha (the slots interpolated to its time;
+   * 1 at this update's time), with the time left for the next update.
+   */
+  private fixedSteps(dt: number, h: number): number[] {
     const start = this.accumulator;
     const total = start + dt;
     let steps = Math.floor(total / h + 1e-6); // a step due within a millionth of h runs now, not a frame late
@@ -412,27 +445,27 @@ export class SpringBones {
       steps = this.maxSteps;
       left = 0;
     }
-    const ext = this.arrays.ext;
+    const alphas = this.alphas;
+    alphas.length = 0;
     for (let k = 1; k <= steps; k++) {
       const time = k * h - start; // since the previous update
       // a step due within a millionth of h of this update's time is at it (the same rounding as the count)
-      const alpha = time >= dt - 1e-6 * h ? 1 : Math.max(0, time / dt);
-      if (alpha === 1) this.landJumps(ext);
-      this.step(h, alpha);
+      alphas.push(time >= dt - 1e-6 * h ? 1 : Math.max(0, time / dt));
     }
-    this.landJumps(ext);
     this.accumulator = Math.max(0, left);
+    return alphas;
   }
 
   /** The ext slots' matrices: a matrix of the `before` pass, or a link object's local matrix (updateMatrix first, as three-vrm's walk). */
-  private readSlots(into: Float64Array): void {
+  private readSlots(span: Span, into: Float64Array): void {
     const slots = this.layout.slots;
     const world = this.before.world;
-    for (let s = 0; s < slots.length; s++) {
+    const beforeIndex = this.beforeIndex;
+    for (let s = span.slots[0]; s < span.slots[1]; s++) {
       const slot = slots[s]!;
       const o = EXT * s;
       if (slot.kind === 'pass') {
-        const w = EXT * slot.entry;
+        const w = EXT * beforeIndex[slot.entry]!;
         for (let i = 0; i < EXT; i++) into[o + i] = world[w + i]!;
       } else {
         const object = slot.object;
@@ -460,23 +493,30 @@ export class SpringBones {
     }
   }
 
+  /** Refuses, before anything is written, a joint bone whose matrixWorld three-vrm would leave stale. */
+  private checkBones(method: string): void {
+    const bones = this.targets.bones;
+    for (let j = 0; j < bones.length; j++) {
+      if (bones[j]!.matrixWorldAutoUpdate !== true) {
+        throw new RangeError(
+          `${method}: the joint bone ${describeObject(bones[j]!)} has matrixWorldAutoUpdate false; three-vrm then reads its stale ` +
+            'matrixWorld before each step, which SpringBones does not follow: leave it true while the bone is a spring joint',
+        );
+      }
+    }
+  }
+
   /**
    * Each joint bone's position, scale and pivot as they stand (three-vrm's updateMatrix reads them
    * before each step), and its quaternion where the step reads it (`everyQuaternion`, or a joint
    * without a child or with a pivot; a joint with a child computes its rotation afresh).
    */
-  private readPoses(method: string, everyQuaternion: boolean): void {
+  private readPoses(span: Span, everyQuaternion: boolean): void {
     const pose = this.arrays.pose;
     const { bones, quaternions } = this.targets;
     const childless = this.layout.childless;
-    for (let j = 0; j < bones.length; j++) {
+    for (let j = span.joints[0]; j < span.joints[1]; j++) {
       const bone = bones[j]!;
-      if (bone.matrixWorldAutoUpdate !== true) {
-        throw new RangeError(
-          `${method}: the joint bone ${describeObject(bone)} has matrixWorldAutoUpdate false; three-vrm then reads its stale matrixWorld ` +
-            'before each step, which SpringBones does not follow: leave it true while the bone is a spring joint',
-        );
-      }
       const o = POSE * j;
       const p = bone.position,
         s = bone.scale,
@@ -504,10 +544,10 @@ export class SpringBones {
   }
 
   /** Each joint's quaternion (with `rotations`), matrix and matrixWorld into three.js, then the joint bones' other descendants. */
-  private writeBones(rotations: boolean): void {
+  private writeBones(span: Span, rotations: boolean): void {
     const out = this.arrays.out;
     const { bones, quaternions, rotations: eulers, matrices, worlds } = this.targets;
-    for (let j = 0; j < quaternions.length; j++) {
+    for (let j = span.joints[0]; j < span.joints[1]; j++) {
       const o = OUT * j;
       if (rotations) {
         const q = quaternions[j]! as unknown as QuaternionFields,
@@ -530,7 +570,7 @@ export class SpringBones {
       // three-vrm leaves the flag of its last updateMatrix: set by a step, cleared by the placement alone (dt 0)
       bones[j]!.matrixWorldNeedsUpdate = rotations;
     }
-    this.after.run(out);
+    this.after.run(out, span.after[0], span.after[1]);
   }
 
   /** Our tails into the joints' own (three-vrm's) state, so that three-vrm carries on from them. */
@@ -586,7 +626,7 @@ export class SpringBones {
         blocks.push(block);
         arrays[name] = new Float64Array(block.buffer, block.byteOffset, block.length / 2);
       }
-      blocks.push(this.solver.alloc(springBoneScratchLength(this.solver))); // the kernel's scratch
+      blocks.push(this.solver.alloc(SPRING_BONE_SCRATCH_FLOATS)); // the kernel's scratch
     } catch (error) {
       this.free(blocks);
       throw error;
@@ -616,7 +656,10 @@ export class SpringBones {
     this.layout = layout;
     this.arrays = arrays;
     this.blocks = blocks;
-    this.before = new MatrixPass(layout.before);
+    const { spans, before, beforeIndex } = spansOf(layout, spanJoints.min);
+    this.spans = spans;
+    this.beforeIndex = beforeIndex;
+    this.before = new MatrixPass(before);
     this.after = new MatrixPass(layout.after);
     const bones = layout.joints.map(({ joint }) => joint.bone);
     this.targets = {
