@@ -202,7 +202,7 @@ export function checkCount(method: string, name: string, value: unknown): number
  * `options` as an object of options (a plain object: `{ … }`) whose own keys are all in `known`, or
  * a TypeError naming `method` and, for a key that is not an option (a typo such as `halfLife`), the
  * key and the options there are. `name` is how the message names the object (`options`,
- * `options.wasm`). The keys are walked without allocating (pdSpring checks its options per call).
+ * `options.wasm`). The keys are walked without allocating (pdSpring and springStrided check theirs per call).
  */
 export function checkOptions<T extends object>(method: string, options: T, known: readonly string[], name = 'options'): T {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
@@ -212,7 +212,8 @@ export function checkOptions<T extends object>(method: string, options: T, known
   if (proto !== null && Object.getPrototypeOf(proto) !== null)
     throw new TypeError(`${method}: ${name} must be a plain object ({ ${known.join(', ')} }), got ${describe(options)}`);
   for (const key in options) {
-    if (Object.hasOwn(options, key) && !known.includes(key))
+    // (a key set to undefined gives nothing, so it loses nothing either: `{ frequency: maybe }` stays allowed)
+    if (Object.hasOwn(options, key) && !known.includes(key) && (options as Record<string, unknown>)[key] !== undefined)
       throw new TypeError(`${method}: ${name}.${key} is not an option; the options are ${known.join(', ')}`);
   }
   return options;

@@ -100,7 +100,7 @@ export class AttributeSprings {
     const first = array.byteOffset / 4 + x.offset;
     this.span = { first, end: count === 0 ? first : first + (count - 1) * x.stride + width, stride: x.stride, width };
     this.buffer = array.buffer;
-    checkSpan(method, "attribute's items", this.buffer, this.span);
+    checkSpan(method, "the attribute's items", this.buffer, this.span);
     this.goals = solver.alloc(count * width);
     this.velocities = solver.alloc(count * width);
     for (let i = 0; i < count; i++) {
@@ -114,7 +114,7 @@ export class AttributeSprings {
       throw renamed(error);
     }
     hold([attribute], 'sprung by an AttributeSprings');
-    holdSpan(this.buffer, this.span, 'the items of an attribute an AttributeSprings springs');
+    holdSpan(this.buffer, this.span, 'the items an AttributeSprings springs');
   }
 
   /**

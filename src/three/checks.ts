@@ -81,7 +81,7 @@ export function checkSpan(method: string, name: string, buffer: ArrayBufferLike,
   const other = spans.get(buffer)?.find((held) => overlap(held.span, span));
   if (other !== undefined)
     throw new RangeError(
-      `${method}: ${name} shares memory with ${other.holder}; one float can be sprung by one of them at a time (dispose it first)`,
+      `${method}: ${name} share floats with ${other.holder}; a float can be sprung by one object at a time (dispose it first)`,
     );
 }
 

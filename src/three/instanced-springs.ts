@@ -175,7 +175,7 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     mesh.instanceMatrix = attribute;
     hold([mesh], 'attached to an InstancedSprings');
     this.span = matricesSpan(this.matrices);
-    holdSpan(this.matrices.buffer, this.span, "an InstancedSprings' instance matrices");
+    holdSpan(this.matrices.buffer, this.span, 'the instance matrices of an InstancedSprings');
   }
 
   /**
