@@ -98,7 +98,15 @@ describe('a key that is not an option', () => {
     );
     expect(Array.from(pos!)).toEqual([0, 5]);
     expectTypeError(
-      () => solver.prepare({ method: 'criticalSpringDamper', itemsize: 3 } as never, pos!, vel!, target!, targetVel!, 0.1),
+      () =>
+        (solver.prepare as (...args: unknown[]) => unknown)(
+          { method: 'criticalSpringDamper', itemsize: 3 },
+          pos!,
+          vel!,
+          target!,
+          targetVel!,
+          0.1,
+        ),
       'prepare',
       /options\.itemsize is not an option; the options are method, itemSize/,
     );

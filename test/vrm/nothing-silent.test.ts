@@ -21,6 +21,9 @@ afterAll(() => solver.dispose());
 
 const fresh = (seed = 61) => buildAvatar({ seed });
 
+/** `new C(...args)` with more arguments than C's type allows (to check that they are refused). */
+const construct = (C: unknown, ...args: unknown[]): unknown => new (C as new (...a: unknown[]) => unknown)(...args);
+
 /** A TypeError or RangeError whose message starts with `cls` (then `:` or `.`) and matches `pattern`. */
 function expectRefused(call: () => unknown, type: typeof TypeError | typeof RangeError, cls: string, pattern: RegExp): string {
   let error: unknown = null;
@@ -134,7 +137,7 @@ describe('options and arguments', () => {
     const a = fresh(),
       b = fresh(62);
     expectRefused(
-      () => new SpringBones(solver, [a.manager], {}, 1 as never),
+      () => construct(SpringBones, solver, [a.manager], {}, 1),
       TypeError,
       'SpringBones',
       /^SpringBones: takes 3 arguments \(solver, managers, options\), got 4/,
