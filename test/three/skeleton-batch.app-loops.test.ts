@@ -20,6 +20,7 @@ import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js
 import { BACKENDS, useSolvers } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import { SEED } from '../fuzz/harness.js';
+import { STATEFUL_RUNS } from '../fuzz/stateful-harness.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
 const backends = useSolvers();
@@ -34,8 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => solvers[THREADS]?.dispose());
 
-const env: Record<string, string | undefined> = (globalThis as { process?: { env: Record<string, string> } }).process?.env ?? {};
-const RUNS = Number(env.FUZZ_RUNS ?? 8);
+/** Runs per solver: a twentieth of the stateful fuzz's (FUZZ_RUNS for a longer run); each builds two crowds and runs 24 frames. */
+const RUNS = Math.max(8, Math.round(STATEFUL_RUNS / 20));
 const FRAMES = 24;
 
 /** One side of the comparison: a crowd under a moving world group, a moving carrier group, two actions per character, clones. */
