@@ -56,12 +56,14 @@ export interface SpringBonesOptions {
   /**
    * With `fixedStep`: the most steps one update runs (default 8). Time beyond them (a frame
    * after the tab was hidden, say) is dropped, so an update's time stays bounded.
+   * Given without `fixedStep`, it throws (it would do nothing).
    */
   maxSteps?: number;
   /**
    * With `fixedStep`: a parent, center or collider whose matrixWorld moves farther than this
    * (scene units, default 1) in one update teleported: every step of that update sees it where it
    * landed, instead of interpolating through the jump. Infinity interpolates always.
+   * Given without `fixedStep`, it throws (it would do nothing).
    */
   teleportDistance?: number;
 }

@@ -22,6 +22,7 @@ import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js
 import { createSolver, type Solver } from '../../dist/index.js';
 import { AttributeSprings, InertializedMixer, InertializedMixerGroup, InstancedSprings, SkeletonBatch } from '../../dist/three/index.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
+import { construct, expectRefused } from '../helpers/refused.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
 let solver: Solver;
@@ -39,9 +40,6 @@ const crowd = (count: number, seed = 7) => buildSkinnedCrowd(bvhText, count, { s
 const meshesOf = (c: ReturnType<typeof crowd>): SkinnedMesh[] => c.characters.map((ch) => ch.mesh);
 const mixersOf = (c: ReturnType<typeof crowd>): AnimationMixer[] => c.characters.map((ch) => ch.mixer);
 
-/** `new C(...args)` with more arguments than C's type allows (to check that they are refused). */
-const construct = (C: unknown, ...args: unknown[]): unknown => new (C as new (...a: unknown[]) => unknown)(...args);
-
 /** What a SkeletonBatch changes on a mesh when it attaches: checked unchanged after a refusal. */
 function attachState(meshes: readonly SkinnedMesh[]) {
   return meshes.map((mesh) => ({
@@ -49,20 +47,6 @@ function attachState(meshes: readonly SkinnedMesh[]) {
     update: Object.hasOwn(mesh.skeleton, 'update'),
     bones: mesh.skeleton.bones.map((b) => [b.matrixAutoUpdate, b.matrixWorldAutoUpdate, Object.keys(b).length]),
   }));
-}
-
-/** A TypeError or RangeError whose message starts with `cls` (then `:` or `.`) and matches `pattern`. */
-function expectRefused(call: () => unknown, cls: string, pattern: RegExp): void {
-  let error: unknown = null;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error instanceof TypeError || error instanceof RangeError, `${String(error)}`).toBe(true);
-  const message = (error as Error).message;
-  expect(message.startsWith(`${cls}: `) || message.startsWith(`${cls}.`), message).toBe(true);
-  expect(message).toMatch(pattern);
 }
 
 describe('objects of another solver are refused', () => {

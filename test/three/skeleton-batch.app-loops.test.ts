@@ -11,29 +11,22 @@
  * operations, three's `scene.updateMatrixWorld()` and `skeleton.update()`), as in
  * test/three/skeleton-batch.test.ts; the clones equal the twin's clones.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AnimationMixer, Group, Scene, Vector3, type AnimationAction, type AnimationClip, type Object3D, type SkinnedMesh } from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
-import { createSolver, type Solver } from '../../dist/index.js';
 import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js';
-import { BACKENDS, useSolvers } from '../helpers/backends.js';
+import { useSolversWithThreads } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import { SEED } from '../fuzz/harness.js';
 import { STATEFUL_RUNS } from '../fuzz/stateful-harness.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
-const backends = useSolvers();
-/** The solvers of test/three/skeleton-batch.test.ts: every backend, and a SIMD solver on 2 threads where threads run. */
-const THREADS = 'simd, 2 threads';
-const canThread =
-  typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
-const SOLVERS = canThread ? [...BACKENDS, THREADS] : [...BACKENDS];
-const solvers = backends as Record<string, Solver>;
-beforeAll(async () => {
-  if (canThread) solvers[THREADS] = await createSolver({ threads: 2, onFallback: 'throw' });
-});
-afterAll(() => solvers[THREADS]?.dispose());
+/**
+ * Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by
+ * characters (any call of 32 or more).
+ */
+const { names: SOLVERS, solvers } = useSolversWithThreads();
 
 /** Runs per solver: a twentieth of the stateful fuzz's (FUZZ_RUNS for a longer run); each builds two crowds and runs 24 frames. */
 const RUNS = Math.max(8, Math.round(STATEFUL_RUNS / 20));
