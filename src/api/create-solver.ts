@@ -8,7 +8,7 @@ import { JsSolver } from '../backends/js-solver.js';
 import { WasmSolver, createMemory, DEFAULT_MEMORY_BYTES } from '../backends/wasm/wasm-solver.js';
 import { compileBuild, instantiateBuild, type WasmSource } from '../backends/wasm/load.js';
 import { simdSupported, wasmSupported } from '../backends/wasm/simd-support.js';
-import { checkNumber, describe } from '../core/validate.js';
+import { checkNumber, checkOptions, describe } from '../core/validate.js';
 import { silenceLargeDt } from '../core/dt.js';
 import { createBestSolver, ON_FALLBACK, type OnFallback } from './fallback.js';
 import type { ThreadsOption } from './threads.js';
@@ -80,10 +80,9 @@ const BACKENDS: readonly Backend[] = ['simd', 'wasm', 'js'];
  * @group Setup
  */
 export async function createSolver(options: SolverOptions = {}): Promise<Solver> {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`createSolver: options must be an object, got ${describe(options)}`);
-  }
+  checkOptions('createSolver', options, ['backend', 'memoryBytes', 'wasm', 'threads', 'splitEverything', 'onFallback', 'warnLargeDt']);
   const { backend, memoryBytes = DEFAULT_MEMORY_BYTES, wasm = {}, onFallback = 'warn', warnLargeDt = true, threads = 1 } = options;
+  checkOptions('createSolver', wasm, ['simd', 'scalar', 'simdThreads'], 'options.wasm');
   if (backend !== undefined && !BACKENDS.includes(backend)) {
     throw new RangeError(`createSolver: backend is ${JSON.stringify(backend)}; it must be one of ${BACKENDS.join(', ')}`);
   }

@@ -9,7 +9,7 @@ import type { Solver } from './solver.js';
 import type { SolverBase } from './solver.js';
 import { SpringMode } from '../core/types.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
-import { checkNumber, describe } from '../core/validate.js';
+import { checkNumber, checkOptions, describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { N_ARGUMENT } from '../backends/wasm/threads/split.js';
 import { springStrided as referenceStrided, type StridedOperand } from '../reference/strided-spring.js';
@@ -104,6 +104,7 @@ function checkSolver(solver: Solver): void {
 /** Checks the items; returns the kernel call on them (parameters already checked). */
 function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: number, p1: number, dt: number) => void {
   if (typeof items !== 'object' || items === null) throw new TypeError(`${METHOD}: items must be an object, got ${describe(items)}`);
+  checkOptions(METHOD, items, ITEM_KEYS, 'items');
   const { width, count } = items;
   checkWhole('width', width, 1);
   checkWhole('count', count, 0);
@@ -166,20 +167,43 @@ function checkWhole(name: string, value: unknown, min: number): void {
   }
 }
 
+/** The keys of StridedItems and of a Strided operand: any other is a typo (a `strid` would leave the stride at width). */
+const ITEM_KEYS = ['x', 'v', 'g', 'q', 'width', 'count'] as const;
+const OPERAND_KEYS = ['array', 'offset', 'stride'] as const;
+
+/** The keys of each set of parameters: another key (a typo, or one of another set) would be ignored. */
+const PARAM_KEYS = {
+  stiffness: ['stiffness', 'damping'],
+  frequency: ['frequency', 'halflife'],
+  ratio: ['dampingRatio', 'halflife'],
+  critical: ['halflife'],
+} as const;
+
 function springParams(params: StridedSpringParams): [SpringMode, number, number] {
   if (typeof params !== 'object' || params === null) throw new TypeError(`${METHOD}: params must be an object, got ${describe(params)}`);
   const p = params as Record<string, unknown>;
   const num = (name: string, rule: 'nonNegative' | 'positive') => checkNumber(METHOD, `params.${name}`, p[name], rule);
-  if ('stiffness' in p || 'damping' in p)
+  const keys = (set: keyof typeof PARAM_KEYS) => checkOptions(METHOD, p, PARAM_KEYS[set], 'params');
+  if ('stiffness' in p || 'damping' in p) {
+    keys('stiffness');
     return [SpringMode.StiffnessDamping, num('stiffness', 'nonNegative'), num('damping', 'nonNegative')];
-  if (p.frequency !== undefined) return [SpringMode.FrequencyHalflife, num('frequency', 'nonNegative'), num('halflife', 'nonNegative')];
-  if (p.dampingRatio !== undefined) return [SpringMode.RatioHalflife, num('dampingRatio', 'positive'), num('halflife', 'nonNegative')];
+  }
+  if (p.frequency !== undefined) {
+    keys('frequency');
+    return [SpringMode.FrequencyHalflife, num('frequency', 'nonNegative'), num('halflife', 'nonNegative')];
+  }
+  if (p.dampingRatio !== undefined) {
+    keys('ratio');
+    return [SpringMode.RatioHalflife, num('dampingRatio', 'positive'), num('halflife', 'nonNegative')];
+  }
+  keys('critical');
   return [SpringMode.Critical, num('halflife', 'nonNegative'), 0];
 }
 
 function operand(name: string, s: Strided, width: number, count: number): StridedOperand {
   if (typeof s !== 'object' || s === null)
     throw new TypeError(`${METHOD}: items.${name} must be an object { array, offset?, stride? }, got ${describe(s)}`);
+  checkOptions(METHOD, s, OPERAND_KEYS, `items.${name}`);
   const { array, offset = 0, stride = width } = s;
   if (!(array instanceof Float32Array))
     throw new TypeError(`${METHOD}: items.${name}.array must be a Float32Array, got ${describe(array)}`);

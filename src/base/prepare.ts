@@ -16,7 +16,7 @@
  */
 import { SpringMode, type Param } from '../core/types.js';
 import type { Kernel, Operand, ParamSpec } from '../core/contract.js';
-import { checkNumber, describe, firstInvalidJs, type ArrayArg, type ParamRule } from '../core/validate.js';
+import { checkNumber, checkOptions, describe, firstInvalidJs, type ArrayArg, type ParamRule } from '../core/validate.js';
 import { validDt } from '../core/quick-check.js';
 import { checkDt, LARGE_DT } from '../core/dt.js';
 
@@ -270,6 +270,7 @@ export function prepareCall(solver: SolverBase, target: unknown, args: unknown[]
   let method: unknown = target;
   let itemSize = 1;
   if (typeof target === 'object' && target !== null) {
+    checkOptions('prepare', target, ['method', 'itemSize']);
     method = (target as PrepareOptions<PreparableMethod>).method;
     const size = (target as PrepareOptions<PreparableMethod>).itemSize ?? 1;
     checkNumber('prepare', 'options.itemSize', size, 'positive');

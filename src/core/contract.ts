@@ -13,7 +13,7 @@ import type { KernelExports } from './kernel-exports.js';
 
 export type { Param } from './types.js';
 export type { ArrayArg, ParamRule } from './validate.js';
-export { checkNumber, describe } from './validate.js';
+export { checkNumber, checkOptions, describe } from './validate.js';
 export { checkDt } from './dt.js';
 export { MAX_SUBSTEPS } from './limits.js';
 

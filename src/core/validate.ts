@@ -197,3 +197,38 @@ export function checkCount(method: string, name: string, value: unknown): number
   if (!Number.isInteger(value)) throw new RangeError(`${method}: ${name} is ${value}; it must be a whole number`);
   return value as number;
 }
+
+/**
+ * `options` as an object of options (a plain object: `{ … }`) whose own keys are all in `known`, or
+ * a TypeError naming `method` and, for a key that is not an option (a typo such as `halfLife`), the
+ * key and the options there are. `name` is how the message names the object (`options`,
+ * `options.wasm`). The keys are walked without allocating (pdSpring and springStrided check theirs per call).
+ */
+export function checkOptions<T extends object>(method: string, options: T, known: readonly string[], name = 'options'): T {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(`${method}: ${name} must be an object, got ${describe(options)}`);
+  // a plain object's prototype is its realm's Object.prototype (whose own is null), or null
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== null && Object.getPrototypeOf(proto) !== null)
+    throw new TypeError(`${method}: ${name} must be a plain object ({ ${known.join(', ')} }), got ${describe(options)}`);
+  for (const key in options) {
+    // (a key set to undefined gives nothing, so it loses nothing either: `{ frequency: maybe }` stays allowed)
+    if (Object.hasOwn(options, key) && !known.includes(key) && (options as Record<string, unknown>)[key] !== undefined)
+      throw new TypeError(`${method}: ${name}.${key} is not an option; the options are ${known.join(', ')}`);
+  }
+  return options;
+}
+
+/**
+ * A TypeError naming `method` when it was given more arguments than it takes (`names`, in order):
+ * an extra argument is never read, so a call such as `batch.update(dt)` or `im.transition(mixer)`
+ * would do something else than it seems to.
+ */
+export function checkArgumentCount(method: string, given: number, names: readonly string[]): void {
+  if (given <= names.length) return;
+  const takes =
+    names.length === 0
+      ? 'takes no arguments'
+      : `takes ${names.length === 1 ? 'one argument' : `${names.length} arguments`} (${names.join(', ')})`;
+  throw new TypeError(`${method}: ${takes}, got ${given} arguments`);
+}

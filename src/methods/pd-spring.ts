@@ -6,6 +6,7 @@
  */
 import {
   checkAndRun,
+  checkOptions,
   describe,
   read,
   written,
@@ -117,9 +118,7 @@ function params(uaf: Param, dampingRatio: Param): ParamSpec[] {
 /** The kernel of options.integrator; a TypeError or RangeError naming it when it is not one. */
 function integratorKernel(options: unknown): Kernel {
   if (options === undefined) return INTEGRATORS.implicit;
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`pdSpring: options must be an object, got ${describe(options)}`);
-  }
+  checkOptions('pdSpring', options as PdSpringOptions, ['integrator']);
   const integrator = (options as PdSpringOptions).integrator ?? 'implicit';
   if (typeof integrator !== 'string') {
     throw new TypeError(`pdSpring: options.integrator must be a string, got ${describe(integrator)}`);

@@ -4,7 +4,7 @@
  * (src/reference/substep.ts): it is pure bookkeeping over the caller's step, with no arithmetic
  * on the state, so the solver uses it as it is, after its own argument checks.
  */
-import { checkDt, checkNumber, describe, MAX_SUBSTEPS, type KernelHost } from '../core/contract.js';
+import { checkDt, checkNumber, checkOptions, describe, MAX_SUBSTEPS, type KernelHost } from '../core/contract.js';
 import { substepMaxDt, substepUniform } from '../reference/substep.js';
 
 /**
@@ -50,9 +50,7 @@ export const substepMethods: SubstepMethods & ThisType<KernelHost> = {
   substep(dt, options, step) {
     this.checkLive('substep');
     checkDt(this, 'substep', dt);
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`substep: options must be an object with maxDt, got ${describe(options)}`);
-    }
+    checkOptions('substep', options, ['maxDt', 'mode']);
     checkNumber('substep', 'options.maxDt', options.maxDt, 'positive');
     const mode = options.mode ?? 'uniform';
     if (!MODES.includes(mode)) {

@@ -5,7 +5,7 @@
  * FixedStepAccumulator (src/reference/substep.ts).
  */
 import { SolverBase, type Solver } from '../api/solver.js';
-import { checkNumber, describe, isDetached } from '../core/validate.js';
+import { checkNumber, checkOptions, describe, isDetached } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { MAX_ALLOC_LENGTH, MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
@@ -100,9 +100,7 @@ export class FixedStepper {
     }
     checkNumber('FixedStepper', 'fixedDt', fixedDt, 'positive');
     if (typeof step !== 'function') throw new TypeError(`FixedStepper: step must be a function, got ${describe(step)}`);
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`FixedStepper: options must be an object, got ${describe(options)}`);
-    }
+    checkOptions('FixedStepper', options, ['pos', 'vel', 'maxUpdates']);
     const { pos, vel, maxUpdates = 8 } = options;
     if (typeof maxUpdates !== 'number')
       throw new TypeError(`FixedStepper: options.maxUpdates must be a number, got ${describe(maxUpdates)}`);

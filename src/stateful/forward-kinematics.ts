@@ -8,7 +8,7 @@
  */
 import { SolverBase, type Solver } from '../api/solver.js';
 import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
-import { checkCount, describe } from '../core/validate.js';
+import { checkCount, checkOptions, describe } from '../core/validate.js';
 import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
 
@@ -97,8 +97,7 @@ export class ForwardKinematics {
     if (!(solver instanceof SolverBase))
       throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
     solver.checkLive(method);
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    checkOptions(method, options, ['count', 'parents', 'inverseBindMatrices', 'scales', 'worldMatrices']);
     const count = checkCount(method, 'options.count', options.count);
     const parents = checkParents(method, options.parents);
     const bones = parents.length;

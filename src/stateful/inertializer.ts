@@ -11,7 +11,7 @@
 import { SolverBase, type Solver } from '../api/solver.js';
 import { input as read, out as written, type Kernel } from '../core/contract.js';
 import type { Param } from '../core/types.js';
-import { checkCount, checkNumber, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
+import { checkCount, checkNumber, checkOptions, checkOverlap, checkParam, describe, firstInvalidJs } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { MAX_ALLOC_LENGTH } from '../core/limits.js';
 import { rootAnchorApply, rootAnchorTransition } from '../reference/root-anchor.js';
@@ -144,8 +144,7 @@ export class Inertializer {
     if (!(solver instanceof SolverBase))
       throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
     solver.checkLive(method);
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    checkOptions(method, options, ['count', 'bones', 'halflife', 'rootBone']);
     const { count, bones, halflife, rootBone } = options;
     this.count = checkCount(method, 'options.count', count);
     this.bones = checkCount(method, 'options.bones', bones);

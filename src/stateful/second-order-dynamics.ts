@@ -10,7 +10,7 @@ import { input, out, type Kernel, type KernelName } from '../core/contract.js';
 import type { Param } from '../core/types.js';
 import { SecondOrderDynamicsReference, type SecondOrderMethod } from '../reference/second-order.js';
 import { criticalTimestep, fzrToK } from '../plain/second-order-parameters.js';
-import { checkOverlap, describe, isDetached, show } from '../core/validate.js';
+import { checkOptions, checkOverlap, describe, isDetached, show } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { OwnedArrays } from './owned-arrays.js';
@@ -114,9 +114,7 @@ export class SecondOrderDynamics {
     ] as const)
       if (typeof p !== 'number') checkArray(solver, where, name, p as Float32Array);
     this.minTCrit = minCriticalTimestep(f, zeta, n);
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`${where}: options must be an object, got ${describe(options)}`);
-    }
+    checkOptions(where, options, ['method']);
     this.currentMethod = checkMethod(where, 'options.method', options.method ?? 'pole-zero');
     this.solver = solver;
     this.n = n;

@@ -9,7 +9,19 @@ import type { Solver, SolverBase } from '../api/solver.js';
 import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { prepareSpringStrided, type StridedSpringParams } from '../api/strided.js';
-import { checkFree, checkHalflife, checkOptions, checkSolver, hold, release } from './checks.js';
+import {
+  checkArgumentCount,
+  checkFree,
+  checkHalflife,
+  checkOptions,
+  checkSolver,
+  checkSpan,
+  hold,
+  holdSpan,
+  release,
+  releaseSpan,
+  type Span,
+} from './checks.js';
 
 /**
  * @group Batched springs
@@ -44,6 +56,9 @@ export class AttributeSprings {
   private h: number;
   private step: ((params: StridedSpringParams, dt: number) => void) | null = null;
   private disposed = false;
+  /** The floats of the attribute's buffer that the springs write (no other springs may write them too). */
+  private readonly span: Span;
+  private readonly buffer: ArrayBufferLike;
 
   /**
    * Springs every item of `attribute`, whose array must be solver memory (`solver.alloc`) on the
@@ -63,6 +78,8 @@ export class AttributeSprings {
     options: AttributeSpringsOptions = {},
   ) {
     const method = 'AttributeSprings';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['solver', 'attribute', 'options']);
     this.live = checkSolver(method, solver);
     if (typeof attribute !== 'object' || attribute === null)
       throw new TypeError(`${method}: attribute must be a BufferAttribute, got ${describe(attribute)}`);
@@ -79,6 +96,11 @@ export class AttributeSprings {
     const { halflife = 0.25 } = checkOptions(method, options, ['halflife']);
     this.h = checkHalflife(method, 'options.halflife', halflife);
     checkFree(method, 'attribute', attribute);
+    // the floats the items take in the array's buffer: shared with no other springs
+    const first = array.byteOffset / 4 + x.offset;
+    this.span = { first, end: count === 0 ? first : first + (count - 1) * x.stride + width, stride: x.stride, width };
+    this.buffer = array.buffer;
+    checkSpan(method, "the attribute's items", this.buffer, this.span);
     this.goals = solver.alloc(count * width);
     this.velocities = solver.alloc(count * width);
     for (let i = 0; i < count; i++) {
@@ -92,6 +114,7 @@ export class AttributeSprings {
       throw renamed(error);
     }
     hold([attribute], 'sprung by an AttributeSprings');
+    holdSpan(this.buffer, this.span, 'the items an AttributeSprings springs');
   }
 
   /**
@@ -109,7 +132,9 @@ export class AttributeSprings {
   }
 
   set halflife(value: number) {
-    this.h = checkHalflife('AttributeSprings.halflife', 'halflife', value);
+    const method = 'AttributeSprings.halflife';
+    if (this.disposed) throw new TypeError(`${method}: this AttributeSprings has been disposed`);
+    this.h = checkHalflife(method, 'halflife', value);
   }
 
   /**
@@ -123,6 +148,8 @@ export class AttributeSprings {
    */
   update(dt: number): void {
     const method = 'AttributeSprings.update';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['dt']);
     if (this.disposed) throw new TypeError(`${method}: this AttributeSprings has been disposed`);
     this.live.checkLive(method);
     checkDt(this.solver, method, dt);
@@ -145,6 +172,7 @@ export class AttributeSprings {
     if (this.disposed) return;
     this.disposed = true;
     release([this.attribute]);
+    releaseSpan(this.buffer, this.span);
     if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
     this.solver.free(this.goals);
     this.solver.free(this.velocities);

@@ -1,12 +1,15 @@
 /**
- * What every class of spring-solver/three checks before it takes anything over: the solver, the
- * options (no unknown key), and that a three.js object is attached to one of them at a time; and how
- * their messages name an object (its name, or its path when it has none).
+ * What every class of spring-solver/three and spring-solver/vrm checks before it takes anything
+ * over: the solver, the options (no unknown key: core/validate.ts), the count of arguments, that a
+ * three.js object is attached to one of them at a time and that a float is sprung by one of them at
+ * a time; and how their messages name an object (its name, or its path when it has none).
  * @internal
  */
 import type { Object3D } from 'three';
 import { SolverBase, type Solver } from '../api/solver.js';
 import { checkFloat32Number, checkNumber, describe } from '../core/validate.js';
+
+export { checkOptions, checkArgumentCount } from '../core/validate.js';
 
 /** `solver` as a live SolverBase, or a TypeError naming `method`. */
 export function checkSolver(method: string, solver: Solver): SolverBase {
@@ -15,32 +18,83 @@ export function checkSolver(method: string, solver: Solver): SolverBase {
   return solver;
 }
 
-/** `options` as an object whose keys are all in `known`, or a TypeError naming the first other one. */
-export function checkOptions<T extends object>(method: string, options: T, known: readonly string[]): T {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`${method}: options.${key} is not an option (${known.join(', ')})`);
+/** The objects a class of this module holds in one way, and by what (e.g. "attached to a SkeletonBatch"). */
+export class Holds {
+  private readonly holders = new WeakMap<object, string>();
+
+  /** A RangeError naming `method` and `name` (or what it returns: a path is found only on error) when `object` is already held. */
+  check(method: string, name: string | (() => string), object: object): void {
+    const holder = this.holders.get(object);
+    if (holder !== undefined)
+      throw new RangeError(`${method}: ${typeof name === 'string' ? name : name()} is already ${holder}; dispose it first`);
   }
-  return options;
+
+  /** Marks `objects` held, as `holder` says ("attached to an InertializedMixer"), until release. */
+  hold(objects: Iterable<object>, holder: string): void {
+    for (const object of objects) this.holders.set(object, holder);
+  }
+
+  release(objects: Iterable<object>): void {
+    for (const object of objects) this.holders.delete(object);
+  }
 }
 
-/** Which object of this module each three.js object (mixer, skeleton, bone, mesh, attribute, group) is held by. */
-const holders = new WeakMap<object, string>();
+/**
+ * What is attached to one object of this module at a time: mixers, skeletons, bones, meshes,
+ * attributes, groups read by a batch, spring-bone joints.
+ */
+const attachments = new Holds();
+export const checkFree = attachments.check.bind(attachments);
+export const hold = attachments.hold.bind(attachments);
+export const release = attachments.release.bind(attachments);
 
-/** A RangeError naming `method` and `name` when `object` is already held (e.g. "attached to a SkeletonBatch"). */
-export function checkFree(method: string, name: string, object: object): void {
-  const holder = holders.get(object);
-  if (holder !== undefined) throw new RangeError(`${method}: ${name} is already ${holder}; dispose it first`);
+/**
+ * The objects the mixers of InertializedMixerGroups (and InertializedMixers) animate: one group at a
+ * time (a bone of a SkeletonBatch may be one of them, so these are held apart from the attachments).
+ */
+export const animated = new Holds();
+
+/**
+ * The floats of one buffer that an AttributeSprings or InstancedSprings writes: items of `width`
+ * floats, every `stride` floats, from float `first` of the buffer to `end`.
+ */
+export interface Span {
+  first: number;
+  end: number;
+  stride: number;
+  width: number;
 }
 
-/** Marks `objects` held, as `holder` says ("attached to an InertializedMixer"), until release. */
-export function hold(objects: Iterable<object>, holder: string): void {
-  for (const object of objects) holders.set(object, holder);
+const spans = new WeakMap<ArrayBufferLike, { span: Span; holder: string }[]>();
+
+/** Whether two spans of one buffer share a float (spans of different strides that meet are said to). */
+function overlap(a: Span, b: Span): boolean {
+  if (a.end <= b.first || b.end <= a.first || a.end === a.first || b.end === b.first) return false;
+  if (a.stride !== b.stride) return true;
+  const s = a.stride;
+  const d = (((b.first - a.first) % s) + s) % s; // where b's items start within a's period
+  return d < a.width || d + b.width > s;
 }
 
-export function release(objects: Iterable<object>): void {
-  for (const object of objects) holders.delete(object);
+/** A RangeError naming `method` and `name` when `span` of `buffer` shares floats with one already sprung. */
+export function checkSpan(method: string, name: string, buffer: ArrayBufferLike, span: Span): void {
+  const other = spans.get(buffer)?.find((held) => overlap(held.span, span));
+  if (other !== undefined)
+    throw new RangeError(
+      `${method}: ${name} share floats with ${other.holder}; a float can be sprung by one object at a time (dispose it first)`,
+    );
+}
+
+export function holdSpan(buffer: ArrayBufferLike, span: Span, holder: string): void {
+  const list = spans.get(buffer);
+  if (list) list.push({ span, holder });
+  else spans.set(buffer, [{ span, holder }]);
+}
+
+export function releaseSpan(buffer: ArrayBufferLike, span: Span): void {
+  const list = spans.get(buffer);
+  const i = list?.findIndex((held) => held.span === span) ?? -1;
+  if (i >= 0) list!.splice(i, 1);
 }
 
 /** "a SkeletonBatch", "an InstancedSprings". */

@@ -18,7 +18,18 @@ import { Inertializer, type Pose } from '../stateful/inertializer.js';
 import type { Solver, SolverBase } from '../api/solver.js';
 import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
-import { checkFree, checkHalflife, checkOptions, checkSolver, hold, objectName, release, withArticle } from './checks.js';
+import {
+  animated,
+  checkArgumentCount,
+  checkFree,
+  checkHalflife,
+  checkOptions,
+  checkSolver,
+  hold,
+  objectName,
+  release,
+  withArticle,
+} from './checks.js';
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
@@ -156,6 +167,8 @@ export class InertializedMixerGroup {
     buildingSingle = false;
     this.names = names;
     const method = names.cls;
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    if (names === GROUP_NAMES) checkArgumentCount(method, arguments.length, ['solver', 'mixers', 'options']);
     this.solver = checkSolver(method, solver);
     if (!Array.isArray(mixers) || mixers.length === 0)
       throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
@@ -176,6 +189,7 @@ export class InertializedMixerGroup {
       return mi;
     });
     this.slots = this.internals.map((mi, m) => collectSlots(method, names.mixer(m), mi, root));
+    checkAnimated(method, names, this.mixers, this.slots);
     this.bones = Math.max(...this.slots.map((s) => s.length));
     if (this.bones === 0) {
       const which = names.cls === 'InertializedMixer' ? 'mixer animates' : 'mixers animate';
@@ -224,6 +238,10 @@ export class InertializedMixerGroup {
     this.prevQ.set(this.input.rotations);
     if (this.scales) this.scales.output.set(this.scales.input);
     hold(this.mixers, `attached to ${withArticle(method)}`);
+    animated.hold(
+      this.slots.flatMap((list) => list.map((slot) => slot.object)),
+      `animated through ${withArticle(method)}`,
+    );
   }
 
   /** Whether the group's memory is `solver`'s (a SkeletonBatch reading it must be on the same solver). @internal */
@@ -274,13 +292,18 @@ export class InertializedMixerGroup {
    */
   transition(which?: AnimationMixer | readonly AnimationMixer[]): void {
     const method = `${this.names.cls}.transition`;
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, this.names === SINGLE_NAMES ? [] : ['which']);
     this.checkUsable(method);
     this.solver.checkLive(method);
     const list = which === undefined ? this.mixers : Array.isArray(which) ? which : [which as AnimationMixer];
     const indices = list.map((mixer, k) => {
+      const name = Array.isArray(which) ? `which[${k}]` : 'which';
       const m = this.mixers.indexOf(mixer);
-      if (m < 0) throw new RangeError(`${method}: ${Array.isArray(which) ? `which[${k}]` : 'which'} is not one of this group's mixers`);
-      return m;
+      if (m >= 0) return m;
+      if (typeof (mixer as Partial<AnimationMixer> | null)?.clipAction !== 'function')
+        throw new TypeError(`${method}: ${name} must be an AnimationMixer of this group (or an array of them), got ${describe(mixer)}`);
+      throw new RangeError(`${method}: ${name} is not one of this group's mixers`);
     });
     this.checkBindings(method);
     for (const m of indices) this.transitionOne(method, m);
@@ -297,6 +320,8 @@ export class InertializedMixerGroup {
    */
   update(dt: number): void {
     const method = `${this.names.cls}.update`;
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['dt']);
     this.checkUsable(method);
     this.solver.checkLive(method);
     checkDt(this.solver, method, dt);
@@ -329,6 +354,7 @@ export class InertializedMixerGroup {
     if (this.disposed) return;
     this.disposed = true;
     release(this.mixers ?? []);
+    animated.release((this.slots ?? []).flatMap((list) => list.map((slot) => slot.object)));
     for (const { binding, setValue } of this.setters) binding.setValue = setValue;
     this.setters.length = 0;
     this.inertializer?.dispose();
@@ -548,6 +574,8 @@ export class InertializedMixer {
    * ```
    */
   constructor(solver: Solver, mixer: AnimationMixer, options: InertializedMixerOptions) {
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount('InertializedMixer', arguments.length, ['solver', 'mixer', 'options']);
     this.mixer = mixer;
     buildingSingle = true;
     try {
@@ -567,6 +595,8 @@ export class InertializedMixer {
    * ```
    */
   transition(): void {
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount('InertializedMixer.transition', arguments.length, []);
     this.group.transition();
   }
 
@@ -580,6 +610,8 @@ export class InertializedMixer {
    * ```
    */
   update(dt: number): void {
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount('InertializedMixer.update', arguments.length, ['dt']);
     this.group.update(dt);
   }
 
@@ -694,6 +726,26 @@ function collectSlots(method: string, name: string, mi: MixerInternals, root: st
     slots.unshift(...slots.splice(r, 1));
   }
   return slots;
+}
+
+/**
+ * Each object animated by one mixer of the group only, and by no other group: two mixers writing one
+ * bone would each overwrite the other's inertialized pose (and a bone in two groups be advanced twice).
+ */
+function checkAnimated(method: string, names: Names, mixers: readonly AnimationMixer[], slots: Slot[][]): void {
+  const first = new Map<Object3D, number>();
+  slots.forEach((list, m) => {
+    for (const { object } of list) {
+      const other = first.get(object);
+      const name = () => `${names.mixer(m)}'s animated object ${animatedName(names.mixer(m), mixers[m]!, object)}`;
+      if (other !== undefined)
+        throw new RangeError(
+          `${method}: ${name()} is also animated by ${names.mixer(other)}; each object can be animated by one mixer of a group`,
+        );
+      first.set(object, m);
+      animated.check(method, name, object);
+    }
+  });
 }
 
 /** The halflife as the Inertializer takes it: a number, or one value per bone (agreeing across mixers). */

@@ -10,7 +10,18 @@ import type { Solver, SolverBase } from '../api/solver.js';
 import { describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { instanceComposition, instanceTranslations } from '../api/instance-matrices.js';
-import { checkFree, checkHalflife, checkOptions, checkSolver, hold, release } from './checks.js';
+import {
+  checkArgumentCount,
+  checkFree,
+  checkHalflife,
+  checkOptions,
+  checkSolver,
+  hold,
+  holdSpan,
+  release,
+  releaseSpan,
+  type Span,
+} from './checks.js';
 
 /**
  * @group Batched springs
@@ -87,6 +98,8 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
   private readonly owned: Float32Array[] = [];
   private readonly translate: (halflife: number, dt: number) => void;
   private readonly compose: (() => void) | null;
+  /** The floats of solver memory the matrices take (no AttributeSprings may spring them too). */
+  private readonly span: Span;
 
   /**
    * Moves `mesh`'s instance matrices into solver memory (their values are kept) and replaces
@@ -109,6 +122,8 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     options: InstancedSpringsOptions<R, S> = {},
   ) {
     const method = 'InstancedSprings';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['solver', 'mesh', 'options']);
     this.live = checkSolver(method, solver);
     const array = mesh?.instanceMatrix?.array;
     if (!(array instanceof Float32Array)) throw new TypeError(`${method}: mesh must be an InstancedMesh, got ${describe(mesh)}`);
@@ -159,6 +174,8 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     attribute.setUsage(mesh.instanceMatrix.usage);
     mesh.instanceMatrix = attribute;
     hold([mesh], 'attached to an InstancedSprings');
+    this.span = matricesSpan(this.matrices);
+    holdSpan(this.matrices.buffer, this.span, 'the instance matrices of an InstancedSprings');
   }
 
   /**
@@ -176,7 +193,9 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
   }
 
   set halflife(value: number) {
-    this.h = checkHalflife('InstancedSprings.halflife', 'halflife', value);
+    const method = 'InstancedSprings.halflife';
+    if (this.disposed) throw new TypeError(`${method}: this InstancedSprings has been disposed`);
+    this.h = checkHalflife(method, 'halflife', value);
   }
 
   /**
@@ -190,6 +209,8 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
    */
   update(dt: number): void {
     const method = 'InstancedSprings.update';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['dt']);
     if (this.disposed) throw new TypeError(`${method}: this InstancedSprings has been disposed`);
     this.live.checkLive(method);
     const halflife = this.h;
@@ -222,12 +243,19 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     if (this.disposed) return;
     this.disposed = true;
     release([this.mesh]);
+    releaseSpan(this.matrices.buffer, this.span);
     const copy = new InstancedBufferAttribute(this.matrices.slice(), MATRIX);
     copy.setUsage(this.mesh.instanceMatrix.usage);
     this.mesh.instanceMatrix = copy;
     if ((this.solver as { isDisposed?: () => boolean }).isDisposed?.()) return;
     for (const a of this.owned) this.solver.free(a);
   }
+}
+
+/** The floats of their buffer that `matrices` takes (the whole matrices: update may compose them). */
+function matricesSpan(matrices: Float32Array): Span {
+  const first = matrices.byteOffset / 4;
+  return { first, end: first + matrices.length, stride: MATRIX, width: MATRIX };
 }
 
 /** Rotations and scales of `count` matrices (Matrix4.decompose); a rotation that is not finite (a zero scale) becomes the identity. */

@@ -16,7 +16,7 @@ import type { Bone, Object3D, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 
 import type { Solver, SolverBase } from '../api/solver.js';
 import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
-import { checkFree, checkOptions, checkSolver, hold, objectName, release } from './checks.js';
+import { checkArgumentCount, checkFree, checkOptions, checkSolver, hold, objectName, release } from './checks.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import type { SkeletonArrays } from '../reference/skeleton.js';
 import { RootChains } from './root-chains.js';
@@ -120,6 +120,8 @@ export class SkeletonBatch {
    */
   constructor(solver: Solver, meshes: readonly SkinnedMesh[], options: SkeletonBatchOptions = {}) {
     const method = 'SkeletonBatch';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['solver', 'meshes', 'options']);
     const base = checkSolver(method, solver);
     if (!Array.isArray(meshes) || meshes.length === 0)
       throw new TypeError(`${method}: meshes must be a non-empty array of SkinnedMeshes, got ${describe(meshes)}`);
@@ -237,6 +239,8 @@ export class SkeletonBatch {
    */
   update(): void {
     const method = 'SkeletonBatch.update';
+    // biome-ignore lint/complexity/noArguments: refuses a dt (update reads the bones as they stand; it takes no time step)
+    checkArgumentCount(method, arguments.length, []);
     this.checkUsable(method);
     this.group?.checkUsable(`${method}: options.source`);
     if (this.gathered) this.gather(method, this.gathered);
@@ -262,6 +266,8 @@ export class SkeletonBatch {
    */
   refresh(): void {
     const method = 'SkeletonBatch.refresh';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, []);
     this.checkUsable(method);
     if (!this.fixed) return;
     checkRest(method, this.meshes, this.ordered, this.fixed.slots, this.fixed.restScales);

@@ -68,6 +68,9 @@ export interface JointInternals {
   _initialLocalRotation: { x: number; y: number; z: number; w: number };
 }
 
+/** The fields of JointInternals, checked present before they are read. */
+const INTERNALS = ['_currentTail', '_prevTail', '_boneAxis', '_initialLocalMatrix', '_initialLocalRotation'] as const;
+
 /**
  * An ext slot: an entry of the `before` pass (a matrixWorld it computes or reads, or a collider's
  * colliderMatrix it reads), or the local matrix of one object of a link (below a joint's bone).
@@ -110,10 +113,13 @@ export interface Layout {
   hierarchy: Set<Object3D>;
 }
 
-/** The label of joint `k` of manager `m` in an error message. */
-function jointName(m: number, k: number, joint: VRMSpringBoneJoint): string {
-  const name = joint.bone?.name;
-  return `manager ${m}, joint ${k}${name ? ` (bone "${name}")` : ''}`;
+/** How messages name manager m: `managers[2]`, or `manager` (the argument of SpringBones.add). */
+export type ManagerName = (m: number) => string;
+
+/** The label of joint `k` of manager `m` in an error message: `managers[0]'s joint 3 (bone "hair")`. */
+export function jointName(managerName: ManagerName, m: number, k: number, joint: VRMSpringBoneJoint): string {
+  const name = (joint.bone as Object3D | undefined)?.name;
+  return `${managerName(m)}'s joint ${k}${name ? ` (bone ${JSON.stringify(name)})` : ''}`;
 }
 
 function finite(method: string, where: string, name: string, value: unknown): number {
@@ -156,14 +162,16 @@ function below(top: Object3D, object: Object3D): Object3D[] {
  * The layout of every joint of `managers` (method: the name errors start with), in three-vrm's own
  * order (see threeVrmOrder), managers one after the other.
  */
-export function layOut(method: string, managers: readonly VRMSpringBoneManager[]): Layout {
+export function layOut(method: string, managers: readonly VRMSpringBoneManager[], managerName: ManagerName): Layout {
   // every joint bone, mapped to the last joint driving it
   const entries: { joint: VRMSpringBoneJoint; manager: VRMSpringBoneManager; m: number; k: number }[] = [];
   const boneIndex = new Map<Object3D, number>();
   managers.forEach((manager, m) => {
     let k = 0;
     for (const joint of manager.joints) {
-      const where = jointName(m, k, joint);
+      if (typeof joint !== 'object' || joint === null)
+        throw new TypeError(`${method}: ${managerName(m)}'s joint ${k} must be a VRMSpringBoneJoint, got ${describe(joint)}`);
+      const where = jointName(managerName, m, k, joint);
       if (!isObject3D(joint.bone)) throw new TypeError(`${method}: ${where}: bone must be an Object3D, got ${describe(joint.bone)}`);
       if (joint.child !== null && !isObject3D(joint.child)) {
         throw new TypeError(`${method}: ${where}: child must be an Object3D or null, got ${describe(joint.child)}`);
@@ -282,7 +290,7 @@ export function layOut(method: string, managers: readonly VRMSpringBoneManager[]
   const laidBefore: number[][] = [];
 
   // every joint checked in the managers' order (so that an error names the first bad joint a user would find)
-  const floats = entries.map(({ joint, m, k }) => jointFloats(method, jointName(m, k, joint), joint));
+  const floats = entries.map(({ joint, m, k }) => jointFloats(method, jointName(managerName, m, k, joint), joint));
   order.forEach((e, j) => {
     const { joint } = entries[e]!;
     const s = SETUP * j;
@@ -504,6 +512,12 @@ export const AFFINE = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14] as const;
 function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint): Float64Array {
   const floats = new Float64Array(SETUP);
   const internals = joint as unknown as JointInternals;
+  for (const field of INTERNALS) {
+    if (typeof internals[field] !== 'object' || internals[field] === null || !Array.isArray(internals._initialLocalMatrix?.elements))
+      throw new TypeError(
+        `${method}: ${where}: is not a VRMSpringBoneJoint of @pixiv/three-vrm-springbone 3.5 (the state its setInitState keeps is missing)`,
+      );
+  }
   const center = joint.center;
   if (center !== null && center !== undefined && !isObject3D(center)) {
     throw new TypeError(`${method}: ${where}: center must be an Object3D or null, got ${describe(center)}`);
@@ -514,14 +528,15 @@ function jointFloats(method: string, where: string, joint: VRMSpringBoneJoint): 
     throw new RangeError(`${method}: ${where}: the bone has zero length (its child is at its origin, or setInitState was not called)`);
   }
   floats.set(c, S_CHILD);
-  floats.set(vector(method, where, '_boneAxis', internals._boneAxis), S_AXIS);
+  // three-vrm's private fields, set by setInitState, named as what they are
+  floats.set(vector(method, where, "setInitState's bone axis", internals._boneAxis), S_AXIS);
   const q0 = internals._initialLocalRotation;
   (['x', 'y', 'z', 'w'] as const).forEach((axis, i) => {
-    floats[S_Q0 + i] = finite(method, where, `_initialLocalRotation.${axis}`, q0[axis]);
+    floats[S_Q0 + i] = finite(method, where, `setInitState's local rotation.${axis}`, q0[axis]);
   });
   const l0 = internals._initialLocalMatrix.elements;
   AFFINE.forEach((element, i) => {
-    floats[S_L0 + i] = finite(method, where, `_initialLocalMatrix.elements[${element}]`, l0[element]);
+    floats[S_L0 + i] = finite(method, where, `setInitState's local matrix, element ${element},`, l0[element]);
   });
   settingsFloats(method, where, joint.settings, floats, 0);
   const groups = joint.colliderGroups;

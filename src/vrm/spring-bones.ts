@@ -4,14 +4,15 @@
  * src/reference/spring-bones.ts for the algorithm and src/vrm/layout.ts for how managers are read).
  */
 import type { Euler, Object3D, Quaternion } from 'three';
-import type { SpringBoneManager as VRMSpringBoneManager } from './types.js';
-import { SolverBase, type Solver } from '../api/solver.js';
+import type { SpringBoneJoint as VRMSpringBoneJoint, SpringBoneManager as VRMSpringBoneManager } from './types.js';
+import type { Solver, SolverBase } from '../api/solver.js';
 import { SPRING_BONE_SCRATCH_FLOATS, springBoneStep, type SpringBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { warnLargeDt } from '../core/dt.js';
 import { MatrixPass } from './matrix-pass.js';
 import type { EulerFields, QuaternionFields } from '../three/object-writes.js';
+import { checkArgumentCount, checkOptions, checkSolver, objectName } from '../three/checks.js';
 import {
   AVATAR,
   COLLIDER,
@@ -36,7 +37,7 @@ import {
   T_TAIL,
 } from '../reference/spring-bone-layout.js';
 import type { SpringBoneArrays } from '../reference/spring-bones.js';
-import { AFFINE, layOut, type JointInternals, type Layout } from './layout.js';
+import { AFFINE, jointName, layOut, type JointInternals, type Layout, type ManagerName } from './layout.js';
 import { spanJoints, spansOf, type Span } from './spans.js';
 
 /**
@@ -56,18 +57,26 @@ export interface SpringBonesOptions {
   /**
    * With `fixedStep`: the most steps one update runs (default 8). Time beyond them (a frame
    * after the tab was hidden, say) is dropped, so an update's time stays bounded.
+   * Given without `fixedStep`, it throws (it would do nothing).
    */
   maxSteps?: number;
   /**
    * With `fixedStep`: a parent, center or collider whose matrixWorld moves farther than this
    * (scene units, default 1) in one update teleported: every step of that update sees it where it
    * landed, instead of interpolating through the jump. Infinity interpolates always.
+   * Given without `fixedStep`, it throws (it would do nothing).
    */
   teleportDistance?: number;
 }
 
 /** Which SpringBones each manager is attached to (a manager may be attached to one at a time). */
 const attachedTo = new WeakMap<VRMSpringBoneManager, SpringBones>();
+
+/** Which SpringBones runs each joint (a joint shared by two managers would run twice a frame). */
+const jointOwner = new WeakMap<VRMSpringBoneJoint, SpringBones>();
+
+/** How messages name the managers of a SpringBones: `managers[m]`, as the constructor and `bones.managers` list them. */
+const LISTED: ManagerName = (m) => `managers[${m}]`;
 
 /** The methods SpringBones replaces on an attached manager, and how to give them back. */
 interface Takeover {
@@ -175,11 +184,10 @@ export class SpringBones {
    */
   constructor(solver: Solver, managers: readonly VRMSpringBoneManager[], options: SpringBonesOptions = {}) {
     const method = 'SpringBones';
-    if (!(solver instanceof SolverBase))
-      throw new TypeError(`${method}: solver must be a Solver from createSolver, got ${describe(solver)}`);
-    solver.checkLive(method);
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`${method}: options must be an object, got ${describe(options)}`);
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['solver', 'managers', 'options']);
+    const base = checkSolver(method, solver);
+    checkOptions(method, options, ['fixedStep', 'maxSteps', 'teleportDistance']);
     const { fixedStep, maxSteps = 8, teleportDistance = 1 } = options;
     if (fixedStep !== undefined) {
       if (typeof fixedStep !== 'number') throw new TypeError(`${method}: options.fixedStep must be a number, got ${describe(fixedStep)}`);
@@ -197,12 +205,19 @@ export class SpringBones {
     if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_SUBSTEPS) {
       throw new RangeError(`${method}: options.maxSteps is ${show(maxSteps)}; it must be a whole number in [1, ${MAX_SUBSTEPS}]`);
     }
-    this.solver = solver;
+    // without fixed steps these are never read: an app that sets them believes it has fixed steps
+    for (const name of ['maxSteps', 'teleportDistance'] as const) {
+      if (fixedStep === undefined && options[name] !== undefined)
+        throw new RangeError(
+          `${method}: options.${name} is given without options.fixedStep; it only applies to fixed steps (set fixedStep too)`,
+        );
+    }
+    this.solver = base;
     this.fixedStep = fixedStep ?? null;
     this.maxSteps = maxSteps;
     this.teleportDistance = teleportDistance;
     const list = checkManagers(method, managers, this);
-    this.build(list);
+    this.build(list, this.lay(method, list, LISTED));
     for (const manager of list) this.attach(manager);
   }
 
@@ -230,13 +245,15 @@ export class SpringBones {
    */
   update(dt: number): void {
     const method = 'SpringBones.update';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['dt']);
     this.checkLive(method);
     if (typeof dt !== 'number') throw new TypeError(`${method}: dt must be a number, got ${describe(dt)}`);
     if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY))
       throw new RangeError(`${method}: dt is ${show(dt)}; it must be finite and ≥ 0 (seconds)`);
     warnLargeDt(this.solver, method, dt);
     // the hierarchy as it stands (the watched objects' 'added' and 'removed' events say when it changed)
-    if (this.moved) this.rebuild(this.managerList);
+    if (this.moved) this.rebuild(method, this.managerList);
     // what three-vrm reads as it stands: checked first (an error writes nothing), then read span by span
     this.checkLinks(method);
     this.checkBones(method);
@@ -308,9 +325,12 @@ export class SpringBones {
    */
   add(manager: VRMSpringBoneManager): void {
     const method = 'SpringBones.add';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['manager']);
     this.checkLive(method);
     checkManagers(method, [manager], this, this.managerList, 'manager');
-    this.rebuild([...this.managerList, manager]);
+    const count = this.managerList.length;
+    this.rebuild(method, [...this.managerList, manager], true, (m) => (m < count ? `managers[${m}]` : 'manager'));
     this.attach(manager);
   }
 
@@ -326,9 +346,14 @@ export class SpringBones {
    */
   remove(manager: VRMSpringBoneManager): void {
     const method = 'SpringBones.remove';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount(method, arguments.length, ['manager']);
     this.checkLive(method);
     if (attachedTo.get(manager) !== this) throw new RangeError(`${method}: manager is not attached to this SpringBones`);
-    this.rebuild(this.managerList.filter((m) => m !== manager));
+    this.rebuild(
+      method,
+      this.managerList.filter((m) => m !== manager),
+    );
     this.detach(manager);
   }
 
@@ -342,8 +367,10 @@ export class SpringBones {
    * ```
    */
   reset(): void {
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount('SpringBones.reset', arguments.length, []);
     this.checkLive('SpringBones.reset');
-    this.throughThreeVrm(this.managerList, 'reset');
+    this.throughThreeVrm('SpringBones.reset', this.managerList, 'reset');
   }
 
   /**
@@ -356,8 +383,10 @@ export class SpringBones {
    * ```
    */
   setInitState(): void {
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount('SpringBones.setInitState', arguments.length, []);
     this.checkLive('SpringBones.setInitState');
-    this.throughThreeVrm(this.managerList, 'setInitState');
+    this.throughThreeVrm('SpringBones.setInitState', this.managerList, 'setInitState');
   }
 
   /**
@@ -371,8 +400,10 @@ export class SpringBones {
    * ```
    */
   refresh(): void {
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
+    checkArgumentCount('SpringBones.refresh', arguments.length, []);
     this.checkLive('SpringBones.refresh');
-    this.rebuild(this.managerList);
+    this.rebuild('SpringBones.refresh', this.managerList);
   }
 
   /**
@@ -388,6 +419,7 @@ export class SpringBones {
     if (this.disposed) return;
     if (!this.solver.isDisposed()) this.writeBack();
     for (const manager of [...this.managerList]) this.detach(manager);
+    for (const { joint } of this.layout?.joints ?? []) if (jointOwner.get(joint) === this) jointOwner.delete(joint);
     this.unwatch();
     this.free(this.blocks);
     this.disposed = true;
@@ -398,11 +430,31 @@ export class SpringBones {
     this.solver.checkLive(method);
   }
 
+  /** How messages name joint j's bone (kernel order): `"hair" (managers[0]'s joint 3)`, or unnamed `managers[0]'s joint 3's bone`. */
+  private jointBone(j: number): string {
+    const { joint, manager } = this.layout.joints[j]!;
+    const m = this.managerList.indexOf(manager);
+    const k = [...manager.joints].indexOf(joint);
+    const bone = joint.bone as Object3D;
+    return bone.name !== '' ? `${JSON.stringify(bone.name)} (${LISTED(m)}'s joint ${k})` : `${LISTED(m)}'s joint ${k}'s bone`;
+  }
+
+  /** How messages name an object below a joint's bone: its name, or its path from the nearest joint bone above it. */
+  private belowJoint(object: Object3D): string {
+    const bones = this.targets.bones;
+    let j = -1;
+    for (let o = object.parent; o !== null && j < 0; o = o.parent) j = bones.lastIndexOf(o);
+    if (j < 0) return objectName('an object', object, object);
+    const bone = bones[j]!;
+    const label = bone.name !== '' ? `the joint bone ${JSON.stringify(bone.name)}` : this.jointBone(j);
+    return objectName(label, bone, object);
+  }
+
   /** Runs three-vrm's own `reset` or `setInitState` on `managers`, then reads their joints again. */
-  private throughThreeVrm(managers: readonly VRMSpringBoneManager[], name: 'reset' | 'setInitState'): void {
+  private throughThreeVrm(method: string, managers: readonly VRMSpringBoneManager[], name: 'reset' | 'setInitState'): void {
     this.writeBack();
     for (const manager of managers) this.takeovers.get(manager)![name].call(manager);
-    this.rebuild(this.managerList, false);
+    this.rebuild(method, this.managerList, false);
   }
 
   /**
@@ -485,7 +537,7 @@ export class SpringBones {
     for (const o of this.layout.links) {
       if (o.matrixWorldAutoUpdate !== true || (!o.matrixAutoUpdate && !o.matrixWorldNeedsUpdate)) {
         throw new RangeError(
-          `${method}: ${describeObject(o)} (below a spring joint's bone) has matrixAutoUpdate false without matrixWorldNeedsUpdate, ` +
+          `${method}: ${this.belowJoint(o)} (below a spring joint's bone) has matrixAutoUpdate false without matrixWorldNeedsUpdate, ` +
             'or matrixWorldAutoUpdate false: three-vrm would keep its stale matrixWorld, SpringBones does not follow that; ' +
             'set matrixWorldNeedsUpdate = true with each new matrix',
         );
@@ -499,7 +551,7 @@ export class SpringBones {
     for (let j = 0; j < bones.length; j++) {
       if (bones[j]!.matrixWorldAutoUpdate !== true) {
         throw new RangeError(
-          `${method}: the joint bone ${describeObject(bones[j]!)} has matrixWorldAutoUpdate false; three-vrm then reads its stale ` +
+          `${method}: the joint bone ${this.jointBone(j)} has matrixWorldAutoUpdate false; three-vrm then reads its stale ` +
             'matrixWorld before each step, which SpringBones does not follow: leave it true while the bone is a spring joint',
         );
       }
@@ -585,17 +637,44 @@ export class SpringBones {
     }
   }
 
-  /** Lays out `managers` (checked first: nothing changes when it throws) and replaces the arrays. */
-  private rebuild(managers: VRMSpringBoneManager[], writeBack = true): void {
-    const layout = layOut('SpringBones', managers);
+  /**
+   * Lays out `managers` (checked first: nothing changes when it throws) and replaces the arrays;
+   * errors start with `method` and name manager m as `managerName` says.
+   */
+  private rebuild(method: string, managers: VRMSpringBoneManager[], writeBack = true, managerName: ManagerName = LISTED): void {
+    const layout = this.lay(method, managers, managerName);
     if (writeBack) this.writeBack();
     const old = this.blocks;
     this.build(managers, layout);
     this.free(old);
   }
 
+  /** The layout of `managers`, their joints checked to be run by this SpringBones alone and once. */
+  private lay(method: string, managers: readonly VRMSpringBoneManager[], managerName: ManagerName): Layout {
+    const seen = new Map<VRMSpringBoneJoint, [number, number]>();
+    managers.forEach((manager, m) => {
+      let k = 0;
+      for (const joint of manager.joints) {
+        const where = () => jointName(managerName, m, k, joint);
+        const other = seen.get(joint);
+        if (other !== undefined)
+          throw new RangeError(
+            `${method}: ${where()} is also ${jointName(managerName, other[0], other[1], joint)}; a joint must belong to one manager (it would run twice a frame)`,
+          );
+        const owner = typeof joint === 'object' && joint !== null ? jointOwner.get(joint) : undefined;
+        if (owner !== undefined && owner !== this)
+          throw new RangeError(
+            `${method}: ${where()} is already run by another SpringBones (a manager attached there has it); remove that manager there first`,
+          );
+        seen.set(joint, [m, k]);
+        k++;
+      }
+    });
+    return layOut(method, managers, managerName);
+  }
+
   /** Allocates and fills the arrays of `managers`' layout, and the kernel call on them. */
-  private build(managers: VRMSpringBoneManager[], layout = layOut('SpringBones', managers)): void {
+  private build(managers: VRMSpringBoneManager[], layout: Layout): void {
     const counts = {
       joints: layout.joints.length,
       slots: layout.slots.length,
@@ -653,6 +732,8 @@ export class SpringBones {
       readAffine(joint.bone.matrixWorld.elements, arrays.out, o + O_WORLD);
     });
     this.unwatch();
+    for (const { joint } of this.layout?.joints ?? []) if (jointOwner.get(joint) === this) jointOwner.delete(joint);
+    for (const { joint } of layout.joints) jointOwner.set(joint, this);
     this.layout = layout;
     this.arrays = arrays;
     this.blocks = blocks;
@@ -717,8 +798,9 @@ export class SpringBones {
     });
     attachedTo.set(manager, this);
     manager.update = () => {};
-    manager.reset = () => this.throughThreeVrm([manager], 'reset');
-    manager.setInitState = () => this.throughThreeVrm([manager], 'setInitState');
+    manager.reset = () => this.throughThreeVrm('SpringBones.reset (called as manager.reset)', [manager], 'reset');
+    manager.setInitState = () =>
+      this.throughThreeVrm('SpringBones.setInitState (called as manager.setInitState)', [manager], 'setInitState');
   }
 
   private detach(manager: VRMSpringBoneManager): void {
@@ -757,10 +839,6 @@ function checkManagers(
     seen.add(manager);
   });
   return [...managers];
-}
-
-function describeObject(object: Object3D): string {
-  return object.name ? `"${object.name}"` : `an unnamed ${object.type}`;
 }
 
 /** three's 16 elements from the affine 3×4 at out[o…] (the fourth row 0, 0, 0, 1). */

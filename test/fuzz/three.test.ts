@@ -7,7 +7,7 @@
  * called and names the argument; a call that throws writes nothing (the three.js objects and the
  * arrays it owns are as they were); an accepted update from finite input writes no NaN or infinity.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   AnimationMixer,
@@ -19,76 +19,39 @@ import {
   MeshBasicMaterial,
   type SkinnedMesh,
 } from 'three';
-import { createSolver, type Solver } from '../../dist/index.js';
+import type { Solver } from '../../dist/index.js';
 import { AttributeSprings, InertializedMixer, InertializedMixerGroup, InstancedSprings, SkeletonBatch } from '../../dist/three/index.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
-import { SEED } from './harness.js';
-import { STATEFUL_RUNS } from './stateful-harness.js';
+import {
+  adapterParams,
+  allFinite,
+  attempt,
+  dtArb,
+  extraArb,
+  floats,
+  mostly,
+  solverArb,
+  useAdapterSolvers,
+  type SolverKind,
+} from './adapters-harness.js';
 
-/** Fewer runs than the stateful fuzz: each builds three.js objects (a crowd parses the BVH). */
-const RUNS = Math.max(10, Math.round(STATEFUL_RUNS / 5));
-const params = (offset: number) => ({ numRuns: RUNS, seed: SEED + 7000 + offset, endOnFailure: true });
-
-type SolverKind = 'simd' | 'js' | 'disposed' | 'none';
-const solvers = {} as Record<SolverKind, Solver>;
-beforeAll(async () => {
-  solvers.simd = await createSolver({ backend: 'simd', warnLargeDt: false });
-  solvers.js = await createSolver({ backend: 'js', warnLargeDt: false });
-  solvers.disposed = await createSolver({ backend: 'js' });
-  solvers.disposed.dispose();
-  solvers.none = { alloc: () => new Float32Array(0) } as unknown as Solver;
-});
-afterAll(() => {
-  solvers.simd.dispose();
-  solvers.js.dispose();
-});
-const solverArb = fc.constantFrom<SolverKind>('simd', 'simd', 'js', 'js', 'disposed', 'none');
+const solvers = useAdapterSolvers();
 const otherOf = (kind: SolverKind): Solver => (kind === 'simd' ? solvers.js : solvers.simd);
-
-/** Mostly accepted values, sometimes not (so that most runs get past the constructor). */
-const mostly = (good: readonly unknown[], bad: readonly unknown[]) =>
-  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
+const params = (offset: number) => adapterParams(7000, offset);
 /** Halflives (s). */
 const halflifeArb = mostly([0.25, 0.1, 0, 1e-3, 5], [1e300, -1, -0, Number.NaN, Number.POSITIVE_INFINITY, '0.3', null]);
-/** dt (s). */
-const dtArb = mostly([1 / 60, 0, 0.5, 1e-6, 30, 1e6], [-1, -0, Number.NaN, Number.POSITIVE_INFINITY, '1']);
-
-/**
- * Runs `call`: on success returns true; on a throw checks that it is a TypeError or RangeError
- * starting with `cls` (then ": " or "."), naming one of `names`, and that `state()` is as before.
- */
-function attempt(label: string, cls: string, names: readonly string[], call: () => void, state: () => unknown): boolean {
-  const before = state();
-  try {
-    call();
-    return true;
-  } catch (error) {
-    const message = String((error as Error)?.message);
-    expect(error instanceof TypeError || error instanceof RangeError, `${label}: ${String(error)}`).toBe(true);
-    expect(message.startsWith(`${cls}: `) || message.startsWith(`${cls}.`), `${label}: ${message}`).toBe(true);
-    expect(
-      names.some((name) => new RegExp(`(^|[^\\w.])${name.replace(/[.[\]]/g, '\\$&')}\\b`).test(message)),
-      `${label}: "${message}" names none of ${names.join(', ')}`,
-    ).toBe(true);
-    expect(state(), `${label}: a rejected call wrote (${message})`).toEqual(before);
-    return false;
-  }
-}
-
-const floats = (a: ArrayLike<number> | null | undefined) => (a ? Array.from(a) : null);
-const allFinite = (a: ArrayLike<number>) => Array.prototype.every.call(a, Number.isFinite);
 
 // ---------------------------------------------------------------------------------------------
 // InstancedSprings and AttributeSprings
 
 type SpringsOp =
-  | { kind: 'update'; dt: unknown }
+  | { kind: 'update'; dt: unknown; extra: number }
   | { kind: 'halflife'; value: unknown }
   | { kind: 'goals'; values: number[] }
   | { kind: 'dispose' };
 const springsOpArb: fc.Arbitrary<SpringsOp> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('update' as const), dt: dtArb }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('update' as const), dt: dtArb, extra: extraArb }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('halflife' as const), value: halflifeArb }) },
   {
     weight: 2,
@@ -99,9 +62,13 @@ const springsOpArb: fc.Arbitrary<SpringsOp> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispose' as const) }) },
 );
+/** Options that are an instance of a class (not a plain object): refused, whatever their fields. */
+class NotPlain {
+  halflife = 0.3;
+}
 const optionsArb = (keys: Record<string, fc.Arbitrary<unknown>>) =>
   fc.oneof(
-    { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, 'fast', [0.3], { halfLife: 0.3 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, 'fast', [0.3], { halfLife: 0.3 }, new NotPlain()) },
     { weight: 6, arbitrary: fc.record(keys, { requiredKeys: [] }) },
   );
 
@@ -117,13 +84,21 @@ function runSpringsOps(
   ops.forEach((op, k) => {
     const label = `${cls} op ${k} ${JSON.stringify(op)}`;
     if (op.kind === 'update') {
-      const ok = attempt(label, cls, ['dt', 'solver', 'disposed'], () => springs.update(op.dt as number), state);
+      const update = springs.update as (...args: unknown[]) => void;
+      const ok = attempt(
+        label,
+        cls,
+        ['dt', 'solver', 'disposed'],
+        () => update.call(springs, op.dt, ...Array(op.extra).fill(op.dt)),
+        state,
+      );
       if (ok) expect(allFinite(outputs()), `${label}: NaN or infinity from finite input`).toBe(true);
-      if (disposed) expect(ok, `${label}: accepted after dispose`).toBe(false);
+      if (disposed || op.extra > 0) expect(ok, `${label}: accepted after dispose or with an extra argument`).toBe(false);
     } else if (op.kind === 'halflife') {
       const before = springs.halflife;
-      const ok = attempt(label, cls, ['halflife'], () => (springs.halflife = op.value as number), state);
+      const ok = attempt(label, cls, ['halflife', 'disposed'], () => (springs.halflife = op.value as number), state);
       expect(springs.halflife, label).toBe(ok ? op.value : before);
+      if (disposed) expect(ok, `${label}: accepted after dispose`).toBe(false);
     } else if (op.kind === 'goals') {
       if (!disposed) springs.goals.set(op.values.slice(0, springs.goals.length).map(Math.fround));
     } else {
@@ -183,7 +158,18 @@ describe('AttributeSprings', () => {
   it('random constructor arguments and calls: success, or a TypeError/RangeError naming the class and the argument; nothing written on error; no NaN', () => {
     const arb = fc.record({
       solver: solverArb,
-      attribute: fc.constantFrom('alloc', 'alloc', 'plain', 'foreign', 'interleaved', 'past-the-end', 'normalized', 'held', 'none'),
+      attribute: fc.constantFrom(
+        'alloc',
+        'alloc',
+        'plain',
+        'foreign',
+        'interleaved',
+        'past-the-end',
+        'normalized',
+        'held',
+        'overlapping',
+        'none',
+      ),
       count: fc.integer({ min: 0, max: 6 }),
       options: optionsArb({ halflife: halflifeArb, scale: fc.constant(true) }),
       ops: fc.array(springsOpArb, { maxLength: 8 }),
@@ -200,7 +186,13 @@ describe('AttributeSprings', () => {
             : kind === 'past-the-end'
               ? new InterleavedBufferAttribute(new InterleavedBuffer(array, 8), 3, 6)
               : new BufferAttribute(array, 3, kind === 'normalized');
-        const holder = kind === 'held' ? new AttributeSprings(live, attribute) : null;
+        // held: the attribute is sprung already; overlapping: another attribute over the same floats is
+        const holder =
+          kind === 'held'
+            ? new AttributeSprings(live, attribute)
+            : kind === 'overlapping'
+              ? new AttributeSprings(live, new BufferAttribute(array.subarray(3), 3))
+              : null;
         const state = () => floats(array);
         let springs: AttributeSprings | null = null;
         const ok = attempt(
@@ -212,7 +204,7 @@ describe('AttributeSprings', () => {
           },
           state,
         );
-        if (['held', 'none', 'normalized', 'past-the-end'].includes(kind) || solver === 'disposed' || solver === 'none')
+        if (['held', 'overlapping', 'none', 'normalized', 'past-the-end'].includes(kind) || solver === 'disposed' || solver === 'none')
           expect(ok, `${kind} attribute, ${solver} solver accepted`).toBe(false);
         if (springs) {
           const s = springs as AttributeSprings;
@@ -236,16 +228,16 @@ describe('AttributeSprings', () => {
 // InertializedMixerGroup, InertializedMixer, SkeletonBatch
 
 type CrowdOp =
-  | { kind: 'groupUpdate'; dt: unknown }
+  | { kind: 'groupUpdate'; dt: unknown; extra: number }
   | { kind: 'transition'; which: 'all' | 'one' | 'foreign' | 'list' }
   | { kind: 'jump'; character: number; time: number }
-  | { kind: 'batchUpdate' }
+  | { kind: 'batchUpdate'; extra: number }
   | { kind: 'refresh' }
   | { kind: 'nanBone'; character: number; bone: number }
   | { kind: 'disposeGroup' }
   | { kind: 'disposeBatch' };
 const crowdOpArb: fc.Arbitrary<CrowdOp> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('groupUpdate' as const), dt: dtArb }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('groupUpdate' as const), dt: dtArb, extra: extraArb }) },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('transition' as const), which: fc.constantFrom('all', 'one', 'foreign', 'list') }),
@@ -254,14 +246,14 @@ const crowdOpArb: fc.Arbitrary<CrowdOp> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('jump' as const), character: fc.nat(), time: fc.double({ min: 0, max: 4.9, noNaN: true }) }),
   },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('batchUpdate' as const) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('batchUpdate' as const), extra: extraArb }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('refresh' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('nanBone' as const), character: fc.nat(), bone: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('disposeGroup' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('disposeBatch' as const) }) },
 );
 
-type MixersKind = 'ok' | 'reversed' | 'duplicate' | 'mesh' | 'held' | 'empty' | 'none';
+type MixersKind = 'ok' | 'reversed' | 'duplicate' | 'mesh' | 'held' | 'twin' | 'empty' | 'none';
 type MeshesKind = 'ok' | 'duplicate' | 'sharedSkeleton' | 'held' | 'empty' | 'none';
 type SourceKind = 'absent' | 'objects' | 'group' | 'otherSolverGroup' | 'disposedGroup' | 'bones';
 
@@ -271,7 +263,7 @@ describe('InertializedMixerGroup, InertializedMixer and SkeletonBatch', () => {
       count: fc.integer({ min: 1, max: 3 }),
       single: fc.boolean(),
       groupSolver: solverArb,
-      mixers: fc.constantFrom<MixersKind>('ok', 'ok', 'ok', 'reversed', 'duplicate', 'mesh', 'held', 'empty', 'none'),
+      mixers: fc.constantFrom<MixersKind>('ok', 'ok', 'ok', 'reversed', 'duplicate', 'mesh', 'held', 'twin', 'empty', 'none'),
       groupOptions: optionsArb({ halflife: halflifeArb, root: mostly(['hip'], ['nope', 3]) }),
       batchSolver: solverArb,
       meshes: fc.constantFrom<MeshesKind>('ok', 'ok', 'ok', 'duplicate', 'sharedSkeleton', 'held', 'empty', 'none'),
@@ -318,6 +310,12 @@ function runCrowd(c: {
     if (c.mixers === 'duplicate') given = [...mixers, mixers[0]];
     if (c.mixers === 'mesh') given = [meshes[0], ...mixers.slice(1)];
     if (c.mixers === 'held') held.push(new InertializedMixerGroup(otherOf(c.groupSolver), [mixers[0]!], { halflife: 0.1 }));
+    if (c.mixers === 'twin') {
+      // another mixer on mesh 0, in a group: it animates the bones mixers[0] animates
+      const twin = new AnimationMixer(meshes[0]!);
+      twin.clipAction(crowd.clip).play();
+      held.push(new InertializedMixerGroup(otherOf(c.groupSolver), [twin], { halflife: 0.1 }));
+    }
     if (c.mixers === 'empty') given = [];
     if (c.mixers === 'none') given = undefined;
     const cls = c.single ? 'InertializedMixer' : 'InertializedMixerGroup';
@@ -334,7 +332,7 @@ function runCrowd(c: {
       },
       state,
     );
-    if (c.mixers === 'held' || c.mixers === 'mesh' || c.groupSolver === 'disposed' || c.groupSolver === 'none')
+    if (c.mixers === 'held' || c.mixers === 'twin' || c.mixers === 'mesh' || c.groupSolver === 'disposed' || c.groupSolver === 'none')
       expect(accepted, `${cls} of ${c.mixers} mixers on ${c.groupSolver} accepted`).toBe(false);
     const driver = (single ?? group) as InertializedMixer | InertializedMixerGroup | null;
     // the batch
@@ -408,8 +406,10 @@ function runCrowdOps(
   ops.forEach((op, k) => {
     const label = `op ${k} ${JSON.stringify(op)}`;
     if (op.kind === 'groupUpdate' && driver) {
-      const ok = attempt(label, cls, ['dt', 'solver', 'disposed'], () => driver.update(op.dt as number), state);
+      const update = driver.update as (...args: unknown[]) => void;
+      const ok = attempt(label, cls, ['dt', 'solver', 'disposed'], () => update.call(driver, op.dt, ...Array(op.extra).fill(0)), state);
       if (ok) expect(bonesFinite(), `${label}: NaN from finite input`).toBe(true);
+      if (op.extra > 0) expect(ok, `${label}: accepted with an extra argument`).toBe(false);
     } else if (op.kind === 'transition' && driver) {
       let call = () => driver.transition();
       if (driver instanceof InertializedMixerGroup) {
@@ -424,7 +424,15 @@ function runCrowdOps(
       const ch = characters[op.character % characters.length]!;
       ch.action.time = op.time;
     } else if (op.kind === 'batchUpdate' && batch) {
-      const ok = attempt(label, 'SkeletonBatch', ['meshes', 'solver', 'disposed', 'options.source'], () => batch.update(), state);
+      const update = batch.update as (...args: unknown[]) => void;
+      const ok = attempt(
+        label,
+        'SkeletonBatch',
+        ['meshes', 'solver', 'disposed', 'options.source', 'arguments'],
+        () => update.call(batch, ...Array(op.extra).fill(1 / 60)),
+        state,
+      );
+      if (op.extra > 0) expect(ok, `${label}: accepted with an argument`).toBe(false);
       if (ok) for (const mesh of meshes) expect(allFinite(mesh.skeleton.boneMatrices!), `${label}: NaN from finite input`).toBe(true);
     } else if (op.kind === 'refresh' && batch) {
       attempt(label, 'SkeletonBatch', ['meshes', 'solver', 'disposed'], () => batch.refresh(), state);

@@ -125,3 +125,22 @@ export function callKernel(
       return;
   }
 }
+
+/** The name of the threaded solver of useSolversWithThreads. */
+export const THREADS_2 = 'simd, 2 threads';
+
+/**
+ * Every backend's solver (useSolvers), and where threads can run (Node; the Chromium project's page is not
+ * cross-origin isolated, so test/loading/threads-page.node.test.ts checks split kernels in Chromium) a SIMD solver
+ * on 2 threads, named THREADS_2. `names` lists them, for describe.each; read `solvers[name]` inside tests.
+ */
+export function useSolversWithThreads(): { names: string[]; solvers: Record<string, Solver> } {
+  const solvers = useSolvers() as Record<string, Solver>;
+  const canThread =
+    typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+  beforeAll(async () => {
+    if (canThread) solvers[THREADS_2] = await createSolver({ threads: 2, onFallback: 'throw' });
+  });
+  afterAll(() => solvers[THREADS_2]?.dispose());
+  return { names: canThread ? [...BACKENDS, THREADS_2] : [...BACKENDS], solvers };
+}

@@ -6,11 +6,23 @@
  * the class the user called and the argument, and leaves everything as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnimationMixer, BoxGeometry, BufferAttribute, Group, InstancedMesh, MeshBasicMaterial, Scene, type SkinnedMesh } from 'three';
+import {
+  AnimationMixer,
+  BoxGeometry,
+  BufferAttribute,
+  Group,
+  InstancedMesh,
+  InterleavedBuffer,
+  InterleavedBufferAttribute,
+  MeshBasicMaterial,
+  Scene,
+  type SkinnedMesh,
+} from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { createSolver, type Solver } from '../../dist/index.js';
 import { AttributeSprings, InertializedMixer, InertializedMixerGroup, InstancedSprings, SkeletonBatch } from '../../dist/three/index.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
+import { construct, expectRefused } from '../helpers/refused.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
 let solver: Solver;
@@ -35,20 +47,6 @@ function attachState(meshes: readonly SkinnedMesh[]) {
     update: Object.hasOwn(mesh.skeleton, 'update'),
     bones: mesh.skeleton.bones.map((b) => [b.matrixAutoUpdate, b.matrixWorldAutoUpdate, Object.keys(b).length]),
   }));
-}
-
-/** A TypeError or RangeError whose message starts with `cls` (then `:` or `.`) and matches `pattern`. */
-function expectRefused(call: () => unknown, cls: string, pattern: RegExp): void {
-  let error: unknown = null;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error instanceof TypeError || error instanceof RangeError, `${String(error)}`).toBe(true);
-  const message = (error as Error).message;
-  expect(message.startsWith(`${cls}: `) || message.startsWith(`${cls}.`), message).toBe(true);
-  expect(message).toMatch(pattern);
 }
 
 describe('objects of another solver are refused', () => {
@@ -387,5 +385,189 @@ describe('a clone of an attached character', () => {
     } finally {
       batch.dispose();
     }
+  });
+});
+
+describe('the gaps closed after the first pass (issue 27)', () => {
+  /** Every bone's position, quaternion and scale: checked unchanged after a refusal. */
+  const pose = (meshes: readonly SkinnedMesh[]) =>
+    meshes.map((mesh) => mesh.skeleton.bones.map((b) => [...b.position.toArray(), ...b.quaternion.toArray(), ...b.scale.toArray()]));
+
+  it('one bone animated through two InertializedMixers, or by two mixers of one group: refused, nothing taken over', () => {
+    const c = crowd(2);
+    const [a, b] = mixersOf(c) as [AnimationMixer, AnimationMixer];
+    // a second mixer on character 0's mesh: it animates the very bones mixer a animates
+    const twin = new AnimationMixer(c.characters[0]!.mesh);
+    twin.clipAction(c.clip).play();
+    const first = new InertializedMixer(solver, a, { halflife: 0.1 });
+    const before = pose(meshesOf(c));
+    expectRefused(
+      () => new InertializedMixer(other, twin, { halflife: 0.1 }),
+      'InertializedMixer',
+      /^InertializedMixer: mixer's animated object "\w+" is already animated through an InertializedMixer; dispose it first/,
+    );
+    expectRefused(
+      () => new InertializedMixerGroup(solver, [b, twin], { halflife: 0.1 }),
+      'InertializedMixerGroup',
+      /^InertializedMixerGroup: mixers\[1\]'s animated object "\w+" is already animated through an InertializedMixer;/,
+    );
+    first.dispose();
+    expectRefused(
+      () => new InertializedMixerGroup(solver, [a, b, twin], { halflife: 0.1 }),
+      'InertializedMixerGroup',
+      /^InertializedMixerGroup: mixers\[2\]'s animated object "\w+" is also animated by mixers\[0\]; each object can be animated by one mixer of a group/,
+    );
+    expect(pose(meshesOf(c))).toEqual(before);
+    // nothing was taken over: the twin's own update still writes its bones, and a group can take every mixer
+    const group = new InertializedMixerGroup(solver, [b, twin], { halflife: 0.1 });
+    group.update(0.25);
+    expect(pose(meshesOf(c))).not.toEqual(before);
+    group.dispose();
+    new InertializedMixerGroup(solver, [a, b], { halflife: 0.1 }).dispose();
+  });
+
+  it('a float sprung by two springs objects: two attributes over one array, an attribute over instance matrices', () => {
+    const array = solver.alloc(24);
+    const values = () => Array.from(array);
+    const first = new AttributeSprings(solver, new BufferAttribute(array, 3));
+    const before = values();
+    expectRefused(
+      () => new AttributeSprings(solver, new BufferAttribute(array.subarray(6), 3)),
+      'AttributeSprings',
+      /^AttributeSprings: the attribute's items share floats with the items an AttributeSprings springs; a float can be sprung by one object at a time/,
+    );
+    first.dispose();
+    // an interleaved buffer of stride 6: position at 0 and normal at 3 are apart; an attribute at offset 2 meets both
+    const data = new InterleavedBuffer(array, 6);
+    const position = new AttributeSprings(solver, new InterleavedBufferAttribute(data, 3, 0));
+    const normal = new AttributeSprings(solver, new InterleavedBufferAttribute(data, 3, 3));
+    expectRefused(
+      () => new AttributeSprings(solver, new InterleavedBufferAttribute(data, 3, 2)),
+      'AttributeSprings',
+      /the attribute's items share floats with the items an AttributeSprings springs/,
+    );
+    position.update(1 / 60);
+    normal.update(1 / 60);
+    expect(values()).toEqual(before); // at rest on their goals: the refused springs wrote nothing
+    position.dispose();
+    normal.dispose();
+    solver.free(array);
+    // the instance matrices of an InstancedSprings, sprung again by an AttributeSprings
+    const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 3);
+    const springs = new InstancedSprings(solver, mesh);
+    expectRefused(
+      () => new AttributeSprings(solver, mesh.instanceMatrix),
+      'AttributeSprings',
+      /the attribute's items share floats with the instance matrices of an InstancedSprings/,
+    );
+    springs.dispose();
+  });
+
+  it('extra arguments are refused: a dt given to SkeletonBatch.update, a mixer to InertializedMixer.transition, a fourth argument', () => {
+    const c = crowd(2);
+    const meshes = meshesOf(c);
+    const before = attachState(meshes);
+    expectRefused(
+      () => construct(SkeletonBatch, solver, meshes, {}, 'extra'),
+      'SkeletonBatch',
+      /^SkeletonBatch: takes 3 arguments \(solver, meshes, options\), got 4 arguments/,
+    );
+    expect(attachState(meshes)).toEqual(before);
+    const batch = new SkeletonBatch(solver, meshes);
+    const im = new InertializedMixer(solver, c.characters[0]!.mixer, { halflife: 0.1 });
+    try {
+      batch.update();
+      const matrices = Float32Array.from(meshes[0]!.skeleton.boneMatrices!);
+      c.characters[0]!.mixer.update(0.3);
+      expectRefused(
+        () => (batch.update as (dt: number) => void)(1 / 60),
+        'SkeletonBatch',
+        /^SkeletonBatch\.update: takes no arguments, got 1/,
+      );
+      expect(meshes[0]!.skeleton.boneMatrices).toEqual(matrices);
+      expectRefused(() => (batch.refresh as (x: number) => void)(1), 'SkeletonBatch', /^SkeletonBatch\.refresh: takes no arguments, got 1/);
+      const time = c.characters[0]!.action.time;
+      expectRefused(
+        () => (im.transition as (m: AnimationMixer) => void)(c.characters[0]!.mixer),
+        'InertializedMixer',
+        /^InertializedMixer\.transition: takes no arguments, got 1/,
+      );
+      expectRefused(
+        () => (im.update as (dt: number, x: number) => void)(1 / 60, 1),
+        'InertializedMixer',
+        /^InertializedMixer\.update: takes one argument \(dt\), got 2/,
+      );
+      expect(c.characters[0]!.action.time).toBe(time);
+      expectRefused(
+        () => construct(InertializedMixerGroup, solver, [c.characters[1]!.mixer], { halflife: 0.1 }, 0),
+        'InertializedMixerGroup',
+        /^InertializedMixerGroup: takes 3 arguments \(solver, mixers, options\), got 4/,
+      );
+      const springs = new InstancedSprings(solver, new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 2));
+      expectRefused(
+        () => (springs.update as (dt: number, x: number) => void)(1 / 60, 1 / 60),
+        'InstancedSprings',
+        /^InstancedSprings\.update: takes one argument \(dt\), got 2/,
+      );
+      springs.dispose();
+      const data = new BufferAttribute(solver.alloc(6), 3);
+      expectRefused(
+        () => construct(AttributeSprings, solver, data, {}, {}),
+        'AttributeSprings',
+        /^AttributeSprings: takes 3 arguments \(solver, attribute, options\), got 4/,
+      );
+      new AttributeSprings(solver, data).dispose(); // the refused one took nothing
+      solver.free(data.array as Float32Array);
+    } finally {
+      im.dispose();
+      batch.dispose();
+    }
+  });
+
+  it('options that are not a plain object, a which that is not a mixer, a halflife set after dispose', () => {
+    const c = crowd(2);
+    const group = new InertializedMixerGroup(solver, mixersOf(c), { halflife: 0.1 });
+    try {
+      const before = attachState(meshesOf(c));
+      expectRefused(
+        () => new SkeletonBatch(solver, meshesOf(c), group as never),
+        'SkeletonBatch',
+        /^SkeletonBatch: options must be a plain object \(\{ source, boneWorldMatrices \}\), got InertializedMixerGroup/,
+      );
+      expect(attachState(meshesOf(c))).toEqual(before);
+      expectRefused(
+        () => group.transition(3 as never),
+        'InertializedMixerGroup',
+        /^InertializedMixerGroup\.transition: which must be an AnimationMixer of this group \(or an array of them\), got the number 3/,
+      );
+      expectRefused(
+        () => group.transition([mixersOf(c)[0]!, 'x' as never]),
+        'InertializedMixerGroup',
+        /^InertializedMixerGroup\.transition: which\[1\] must be an AnimationMixer/,
+      );
+    } finally {
+      group.dispose();
+    }
+    const springs = new InstancedSprings(solver, new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 2), { halflife: 0.2 });
+    springs.dispose();
+    expectRefused(
+      () => {
+        springs.halflife = 0.3;
+      },
+      'InstancedSprings',
+      /^InstancedSprings\.halflife: this InstancedSprings has been disposed/,
+    );
+    expect(springs.halflife).toBe(0.2);
+    const data = new BufferAttribute(solver.alloc(3), 3);
+    const sprung = new AttributeSprings(solver, data);
+    sprung.dispose();
+    expectRefused(
+      () => {
+        sprung.halflife = 0.3;
+      },
+      'AttributeSprings',
+      /^AttributeSprings\.halflife: this AttributeSprings has been disposed/,
+    );
+    solver.free(data.array as Float32Array);
   });
 });

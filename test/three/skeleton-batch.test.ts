@@ -8,29 +8,18 @@
  * results are compared for equality, on every backend. (The issue's own bound is
  * 1e-5·max(1, |value|).)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Group, Scene, Vector3, type Bone, type SkinnedMesh } from 'three';
-import { createSolver, type Solver } from '../../dist/index.js';
 import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js';
-import { BACKENDS, useSolvers } from '../helpers/backends.js';
+import { useSolversWithThreads } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
-const backends = useSolvers();
 /**
- * Every backend, and where threads can run (Node; the Chromium project's page is not cross-origin
- * isolated, so test/loading/threads-page.node.test.ts checks the split kernel in Chromium) a SIMD
- * solver on 2 threads that splits the kernel by characters (any call of 32 or more).
+ * Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by
+ * characters (any call of 32 or more).
  */
-const THREADS = 'simd, 2 threads';
-const canThread =
-  typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
-const SOLVERS = canThread ? [...BACKENDS, THREADS] : [...BACKENDS];
-const solvers = backends as Record<string, Solver>;
-beforeAll(async () => {
-  if (canThread) solvers[THREADS] = await createSolver({ threads: 2, onFallback: 'throw' });
-});
-afterAll(() => solvers[THREADS]?.dispose());
+const { names: SOLVERS, solvers } = useSolversWithThreads();
 const COUNT = 1000;
 
 type Crowd = ReturnType<typeof buildSkinnedCrowd> & { scene: Scene; world: Group };

@@ -233,7 +233,7 @@ describe('SpringBones: bad input throws, naming the method and the argument, and
     const update = avatar.manager.update;
     expect(() => new SpringBones(solver(), [avatar.manager])).toThrow(RangeError);
     expect(() => new SpringBones(solver(), [avatar.manager])).toThrow(message);
-    expect(() => new SpringBones(solver(), [avatar.manager])).toThrow(/SpringBones: manager 0, joint 5/);
+    expect(() => new SpringBones(solver(), [avatar.manager])).toThrow(/SpringBones: managers\[0\]'s joint 5/);
     expect(avatar.manager.update).toBe(update);
   });
 
@@ -263,7 +263,7 @@ describe('SpringBones: bad input throws, naming the method and the argument, and
     const joint = [...ours[0]!.manager.joints][0]!;
     const settings = joint.settings;
     joint.settings = { ...settings, stiffness: -2 };
-    expect(() => bones.refresh()).toThrow(/SpringBones: manager 0, joint 0 .*settings\.stiffness is -2/);
+    expect(() => bones.refresh()).toThrow(/SpringBones\.refresh: managers\[0\]'s joint 0 .*settings\.stiffness is -2/);
     joint.settings = settings;
     for (let f = 20; f < 40; f++) frame(theirs, ours, bones, f / 60, 1 / 60);
     expect(compare(theirs, ours)).toBeNull();
@@ -280,7 +280,7 @@ describe('SpringBones: bad input throws, naming the method and the argument, and
     const parent = joint.bone.parent!;
     parent.remove(joint.bone);
     expect(() => bones.update(1 / 60)).toThrow(RangeError);
-    expect(() => bones.update(1 / 60)).toThrow(/SpringBones: manager 0, joint \d+ \(bone "[^"]+"\): the bone has no parent/);
+    expect(() => bones.update(1 / 60)).toThrow(/SpringBones\.update: managers\[0\]'s joint \d+ \(bone "[^"]+"\): the bone has no parent/);
     expect(a.joints.every((j, i) => j.bone.quaternion.equals(quaternions[i]!))).toBe(true);
     parent.add(joint.bone);
     bones.update(1 / 60);
