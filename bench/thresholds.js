@@ -8,6 +8,8 @@
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
 import { createSolver, ForwardKinematics, Inertializer, springStrided } from '../dist/index.js';
 import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
+import { SpringBones } from '../dist/vrm/index.js';
+import { buildCrowd } from '../test/fixtures/vrm-avatars.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
 const argv = process.argv.slice(2);
@@ -170,6 +172,25 @@ const FAMILIES = [
       const random = mulberry32(1);
       fk.positions.forEach((_, i) => (fk.positions[i] = 2 * random() - 1));
       return { call: () => fk.update(), arrays: [], dispose: () => fk.dispose() };
+    },
+  },
+  {
+    family: "SpringBones.update's kernel alone (springBonesStep; elements: managers of the vrm suite, an avatar each, about 87 joints)",
+    kernel: 'springBonesStep',
+    sizes: [1, 2, 4, 8, 16, 100],
+    /** About 20 ms a sample. */
+    reps: (n) => Math.max(3, Math.round(800 / n)),
+    make(s, n) {
+      const crowd = buildCrowd({ count: n, seed: 17 });
+      crowd.pose(DT);
+      const bones = new SpringBones(
+        s,
+        crowd.avatars.map((a) => a.manager),
+      );
+      bones.update(DT);
+      const step = /** @type {{ step: (dt: number, alpha: number, row: number, rows: number) => void }} */ (/** @type {unknown} */ (bones))
+        .step;
+      return { call: () => step(DT, 1, 0, n), arrays: [], dispose: () => bones.dispose() };
     },
   },
 ];

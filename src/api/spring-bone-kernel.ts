@@ -6,6 +6,7 @@
  */
 import type { Solver } from './solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
+import { N_ARGUMENT, perThread } from '../backends/wasm/threads/split.js';
 import { AVATAR } from '../reference/spring-bone-layout.js';
 import { springBonesStep, type SpringBoneArrays } from '../reference/spring-bones.js';
 
@@ -21,17 +22,20 @@ export interface SpringBoneCounts {
 /** A step of the avatars [avatar, avatar + avatars) of the table: dt in seconds, alpha as springBonesStep's. */
 export type SpringBoneStep = (dt: number, alpha: number, avatar: number, avatars: number) => void;
 
-/** Bytes of the kernel's scratch: its 592 bytes in whole 64-byte lines. */
+/** Bytes of the kernel's scratch, one thread's: its 592 bytes in whole 64-byte lines. */
 const SCRATCH = 640;
 
-/** Floats of solver memory the kernel's scratch takes. */
-export const SPRING_BONE_SCRATCH_FLOATS = SCRATCH / 4;
+/** Floats of solver memory the kernel's scratch takes on `solver` (one scratch a thread). */
+export function springBoneScratchLength(solver: Solver): number {
+  return (SCRATCH / 4) * solver.threads;
+}
 
 /**
- * One step of the joints of `avatars` rows from `avatar` (rows of the avatar table, a manager
- * each): (dt, alpha, avatar, avatars) => void (see springBonesStep). The rows run in order
- * on the calling thread, on any solver: a row may read what an earlier row computed, as three-vrm's
- * managers run one after the other (docs/DECISIONS.md, "Spring bones in spans").
+ * One step of the rows [avatar, avatar + avatars) of the avatar table (a manager each): (dt,
+ * alpha, avatar, avatars) => void (see springBonesStep). SpringBones gives it a span (spans.ts):
+ * rows that read and write nothing of each other. On a threaded solver, a span of at least the
+ * kernel's split minimum (threads/thresholds.ts) is split by whole rows, each row's joints in
+ * order on one thread with that thread's `scratch`, so the bits do not depend on the split.
  */
 export function springBoneStep(
   solver: Solver,
@@ -40,8 +44,9 @@ export function springBoneStep(
   scratch: Float32Array,
 ): SpringBoneStep {
   if (solver.backend === 'js') return (dt, alpha, avatar, avatars) => springBonesStep(a, a.avatars, avatar, avatars, dt, alpha);
-  const kernel = (solver as unknown as WasmSolver).rawKernels.springBonesStep as unknown as (...args: number[]) => void;
-  const args = [
+  const wasm = solver as unknown as WasmSolver;
+  const kernel = wasm.rawKernels.springBonesStep as unknown as (...args: number[]) => void;
+  const arrays = [
     a.setup,
     a.pose,
     a.state,
@@ -54,14 +59,33 @@ export function springBoneStep(
     a.colliderWorld,
     a.colliderList,
     a.centers,
-  ].map((array) => array.byteOffset);
-  const table = args.length;
-  args.push(a.avatars.byteOffset, n.avatars, scratch.byteOffset, 0, 1); // the table, its rows, scratch, dt, alpha
-  return (dt, alpha, avatar, avatars) => {
+  ];
+  // (argument, its bytes per row: see threads/split.ts)
+  const layout: [number, number][] = [
+    ...arrays.map((array): [number, number] => [array.byteOffset, 0]),
+    [a.avatars.byteOffset, 8 * AVATAR], // the table, from the step's first row
+    [n.avatars, N_ARGUMENT],
+    [scratch.byteOffset, perThread(SCRATCH)],
+    [0, 0], // dt
+    [1, 0], // alpha
+  ];
+  const args = layout.map(([value]) => value);
+  const advances = layout.map(([, advance]) => advance);
+  const table = arrays.length;
+  const set = (dt: number, alpha: number, avatar: number, avatars: number): void => {
     args[table] = a.avatars.byteOffset + 8 * AVATAR * avatar;
     args[table + 1] = avatars;
     args[table + 3] = dt;
     args[table + 4] = alpha;
-    kernel.apply(null, args);
+  };
+  if (solver.threads === 1) {
+    return (dt, alpha, avatar, avatars) => {
+      set(dt, alpha, avatar, avatars);
+      kernel.apply(null, args);
+    };
+  }
+  return (dt, alpha, avatar, avatars) => {
+    set(dt, alpha, avatar, avatars);
+    wasm.callKernel('springBonesStep', kernel, args, avatars, advances, 1, 1);
   };
 }

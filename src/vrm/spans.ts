@@ -4,12 +4,13 @@
  * `before` pass, the kernel, the bones, the `after` pass), as three-vrm's managers run one after
  * the other; and the objects and kernel arrays of a span are still in cache when its bones are
  * written (docs/DECISIONS.md, "Spring bones in spans"). A span gathers consecutive managers only
- * while none writes an object another of the span reads or writes: it then reads and writes what
- * those managers run one by one would.
+ * while none writes an object another of the span reads or writes (nor reads another's joint): it
+ * then reads and writes what those managers run one by one would, and its rows can run on several
+ * threads at once.
  * @internal
  */
 import type { Object3D } from 'three';
-import { AVATAR, A_JOINTS, A_SLOTS } from '../reference/spring-bone-layout.js';
+import { AVATAR, A_JOINTS, A_SLOTS, R_JOINT, SETUP, S_CENTER, S_CHILD_REF, S_PARENT, S_SAME_BONE } from '../reference/spring-bone-layout.js';
 import type { Layout } from './layout.js';
 import type { PassEntry } from './matrix-pass.js';
 
@@ -69,6 +70,13 @@ export function spansOf(layout: Layout, minJoints: number): { spans: Span[]; bef
     if (slot.kind === 'local') touch(slot.object, slotAvatar[s]!, true); // updateMatrix
   });
   for (const { index, child } of layout.liveChildren) touch(child, jointAvatar[index]!, false);
+  // a joint's parent, child or center computed from another joint's matrix (a joint of another row: its bone, read)
+  layout.joints.forEach((_, j) => {
+    for (const at of [S_PARENT, S_CHILD_REF, S_CENTER, S_SAME_BONE]) {
+      const k = at === S_SAME_BONE ? layout.setup[SETUP * j + at]! : layout.setup[SETUP * j + at + R_JOINT]!;
+      if (k >= 0) touch(layout.joints[k]!.joint.bone, jointAvatar[j]!, false);
+    }
+  });
 
   // spans: consecutive rows up to minJoints joints; a row that writes an object a row of the span touches, or touches
   // one that a row of the span writes, starts a new span (it must run after the rows before it, as three-vrm's managers)

@@ -6,7 +6,7 @@
 import type { Euler, Object3D, Quaternion } from 'three';
 import type { SpringBoneJoint as VRMSpringBoneJoint, SpringBoneManager as VRMSpringBoneManager } from './types.js';
 import type { Solver, SolverBase } from '../api/solver.js';
-import { SPRING_BONE_SCRATCH_FLOATS, springBoneStep, type SpringBoneStep } from '../api/spring-bone-kernel.js';
+import { springBoneScratchLength, springBoneStep, type SpringBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { warnLargeDt } from '../core/dt.js';
@@ -705,7 +705,7 @@ export class SpringBones {
         blocks.push(block);
         arrays[name] = new Float64Array(block.buffer, block.byteOffset, block.length / 2);
       }
-      blocks.push(this.solver.alloc(SPRING_BONE_SCRATCH_FLOATS)); // the kernel's scratch
+      blocks.push(this.solver.alloc(springBoneScratchLength(this.solver))); // the kernel's scratch
     } catch (error) {
       this.free(blocks);
       throw error;

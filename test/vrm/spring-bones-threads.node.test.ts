@@ -1,8 +1,9 @@
 /**
- * SpringBones on a threaded solver: the managers run one after the other on the calling thread, as
- * three-vrm runs them (a manager may read what an earlier one wrote; docs/DECISIONS.md, "Spring
- * bones in spans"), so its results must be the single-thread SIMD solver's bit for bit and no call
- * goes to the workers. The crowd mixes the procedural avatars (80–100 joints, colliders
+ * SpringBones on a threaded solver: the managers run in spans, one after the other as three-vrm
+ * runs them, and the managers of a span, which read and write nothing of each other, are split over
+ * the threads by whole managers (docs/DECISIONS.md, "Spring bones in spans"), so its results must
+ * be the single-thread SIMD solver's bit for bit, with the caller and a worker sharing the managers
+ * and with every manager on the workers. The crowd mixes the procedural avatars (80–100 joints, colliders
  * of every kind, half the chains in a moving center, teleports), a one-chain manager, and an avatar
  * whose joints are split over two managers that share slots and colliders. Node only: workers.
  */
@@ -94,7 +95,7 @@ function run(solver: Solver, frames: number, options: SpringBonesOptions = {}): 
 
 const solvers = useThreadSolvers();
 
-describe('SpringBones on a threaded solver: the managers run in order on the calling thread', () => {
+describe('SpringBones on a threaded solver, spans split by whole managers', () => {
   it('lays out a row per manager, in order, whatever they share', () => {
     const scene = world();
     // avatar 1's first joint also collides with avatar 4's colliders
@@ -129,7 +130,7 @@ describe('SpringBones on a threaded solver: the managers run in order on the cal
         const got = run(solver, FRAMES, options);
         const first = got.findIndex((frame, f) => !frame.every((b, i) => b === expected[f]![i]));
         expect(first, `threads ${solver.threads}: first frame that differs`).toBe(-1);
-        expect(splitCalls(solver) - before, 'calls shared with the workers').toBe(0);
+        expect(splitCalls(solver) - before, 'calls shared with the workers').toBeGreaterThanOrEqual(FRAMES);
       }
     });
   }

@@ -28,6 +28,8 @@ const MEASURED: Record<string, number> = {
   springStrided: 4096,
   // springStrided with items of 3 (SIMD groups of 4; elements: items): 8,192 1.13–1.24×, 65,536 1.68–1.69×
   springStrided3: 8192,
+  // SpringBones.update's kernel (elements: rows of a span, a manager each, about 27 µs at 87 joints; 1 row split: 0.93×)
+  springBonesStep: 2,
 };
 
 /** Every other kernel of the contract: measured on the cheapest, doubleSpringDamper with uniform parameters. */
