@@ -6,7 +6,7 @@
 //   pose + three-vrm update      every manager.update(dt) (three-vrm 3.5, the baseline)
 //   pose + SpringBones.update    one bones.update(dt) for the whole crowd, three's objects read and written;
 //                                at 100 avatars also on a createSolver({ threads: 2 }) solver (backend simd×2:
-//                                the kernel split by whole avatars, issue 20)
+//                                each span's kernel split by whole managers)
 //   pose + writes floor          only what any batched solver must do to three's objects: every joint's
 //                                quaternion, rotation, matrix and matrixWorld written from an array, and
 //                                the joints' other descendants' matrices (SpringBones' own pass): the
