@@ -1,8 +1,11 @@
-// Prints the README's bundle sizes (section Bundlers) from bench/results/sizes.json, which
-// `node scripts/measure-sizes.mjs --write` stores after `npm run build`:  node scripts/readme-sizes.mjs
-// With `--write` it replaces the README's text between `<!-- sizes: … -->` and `<!-- end of sizes -->`
-// instead; test/docs/readme-numbers.node.test.ts checks that the README holds this text there.
-import { readFileSync, writeFileSync } from 'node:fs';
+// The bundle sizes in the docs, from bench/results/sizes.json, which `node scripts/measure-sizes.mjs
+// --write` stores after `npm run build`:
+//   node scripts/readme-sizes.mjs             prints the sizes table of docs/benchmarks.md (every bundler)
+//   node scripts/readme-sizes.mjs --summary   prints the README's one-paragraph summary (section Bundlers)
+//   node scripts/readme-sizes.mjs --write     writes both into their generated blocks
+// test/docs/readme-numbers.node.test.ts fails while either file and this output disagree.
+import { readFileSync } from 'node:fs';
+import { writeBlock } from '../tools/generated-block.js';
 
 const sizes = JSON.parse(readFileSync(new URL('../bench/results/sizes.json', import.meta.url), 'utf8'));
 
@@ -40,16 +43,23 @@ const text = [
   `\nThe \`.wasm\` files are ${kB(wasm.simd.bytes)} SIMD (${kB(wasm.simd.gzip)} gzip) and ${kB(wasm.scalar.bytes)} scalar (${kB(wasm.scalar.gzip)} gzip); the scalar file is fetched only by engines without SIMD. Under esbuild's defaults the embedded copies add ${kB(whole.bytes - split.bytes)} (${kB(whole.gzip - split.gzip)} gzip) to the start-up JavaScript, against esbuild with \`splitting\`.`,
 ].join('\n');
 
+/**
+ * The smallest and largest start-up JavaScript of `bundlers` (main entry), "a–b kB (c–d kB gzip)".
+ * @param {string[]} bundlers
+ */
+function startRange(bundlers) {
+  const sizesOf = bundlers.map((b) => sizes.bundles[b].main.initial);
+  const span = (/** @type {(s: Size) => number} */ pick) =>
+    `${(Math.min(...sizesOf.map(pick)) / 1000).toFixed(1)}–${kB(Math.max(...sizesOf.map(pick)))}`;
+  return `${span((s) => s.bytes)} (${span((s) => s.gzip)} gzip)`;
+}
+const [simdChunk] = bySize(sizes.bundles.rollup.main.lazy);
+/** The README's summary: what the usual setups cost, every bundler in docs/benchmarks.md. */
+const summary = `In a minified browser bundle, \`createSolver()\` adds ${startRange(['vite', 'webpack'])} of JavaScript at start with Vite or webpack, which then fetch the SIMD \`.wasm\` (${kB(wasm.simd.gzip)} gzip); with Rollup or esbuild's \`splitting\`, ${startRange(['rollup', 'esbuild --splitting'])} at start, and the SIMD build comes from a lazy chunk (${kB(simdChunk.gzip)} gzip) unless you copy the \`.wasm\` files next to the bundle (below); under esbuild's defaults both builds are in the bundle: ${kB(whole.bytes)} (${kB(whole.gzip)} gzip). Every bundler's sizes: [docs/benchmarks.md](docs/benchmarks.md) (\`node scripts/measure-sizes.mjs --write\`, \`bench/results/sizes.json\`).`;
+
 if (process.argv.includes('--write')) {
-  const readme = new URL('../README.md', import.meta.url);
-  const block = /(<!-- sizes: [^\n]*-->\n)[\s\S]*?(<!-- end of sizes -->)/;
-  const before = readFileSync(readme, 'utf8');
-  if (!block.test(before)) throw new Error('README.md has no <!-- sizes: … --> … <!-- end of sizes --> block');
-  writeFileSync(
-    readme,
-    before.replace(block, (_, open, close) => `${open}${text}\n${close}`),
-  );
-  console.log('wrote the sizes block of README.md');
+  writeBlock(new URL('../docs/benchmarks.md', import.meta.url), 'sizes', text);
+  writeBlock(new URL('../README.md', import.meta.url), 'sizes-summary', summary);
 } else {
-  console.log(text);
+  console.log(process.argv.includes('--summary') ? summary : text);
 }

@@ -1,21 +1,28 @@
-// The README's numbers are measured, not typed: each comes from a file the repository keeps, and
-// this test fails when the README and its source disagree.
-// - the benchmark tables are the output of `node bench/readme-tables.js` (bench/results/summary.json);
-// - the bundle sizes are the output of `node scripts/readme-sizes.mjs` (bench/results/sizes.json,
-//   from `node scripts/measure-sizes.mjs --write`), and sizes.json's .wasm sizes are those of the build;
-// - the `npm start` time is bench/results/start-time.json's (`node scripts/time-start.mjs --write`);
-// - the benchmark numbers in the prose are summary.json's, to the digits the README shows (a range
+// The numbers of the README and docs/benchmarks.md are measured, not typed: each comes from a file the
+// repository keeps, and this test fails when a page and its source disagree.
+// - the benchmark tables of docs/benchmarks.md are the output of `node bench/readme-tables.js`, and the
+//   README's "How fast" summary that of `node bench/readme-tables.js --how-fast` (bench/results/summary.json;
+//   `--write` rewrites both);
+// - the bundle sizes of docs/benchmarks.md are the output of `node scripts/readme-sizes.mjs`, and the
+//   README's summary of them that of `--summary` (bench/results/sizes.json, from `node
+//   scripts/measure-sizes.mjs --write`), and sizes.json's .wasm sizes are those of the build;
+// - the README's `npm start` time is bench/results/start-time.json's (`node scripts/time-start.mjs --write`);
+// - the benchmark numbers in the prose of both pages are summary.json's, to the digits shown (a range
 //   over several runs must contain summary.json's run).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { readBlock } from '../../tools/generated-block.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(`${root}README.md`, 'utf8');
+const BENCHMARKS = readFileSync(`${root}docs/benchmarks.md`, 'utf8');
+const PAGES = { 'README.md': README, 'docs/benchmarks.md': BENCHMARKS };
+type Page = keyof typeof PAGES;
 const json = (path: string) => JSON.parse(readFileSync(`${root}${path}`, 'utf8'));
-const output = (script: string) => execFileSync(process.execPath, [script], { cwd: root }).toString();
+const output = (script: string, ...args: string[]) => execFileSync(process.execPath, [script, ...args], { cwd: root }).toString();
 
 interface Summary {
   rows: { suite: string; kernel: string; variant: string | null; backend: string; nsPerElement: number }[];
@@ -39,10 +46,10 @@ function row(suite: string, kernel: string): number {
   return found[0]!.nsPerElement;
 }
 
-/** The numbers the README shows in the first match of `pattern` (its capture groups). */
-function shown(pattern: RegExp): string[] {
-  const match = pattern.exec(README);
-  expect(match, `the README no longer says ${pattern}`).not.toBeNull();
+/** The numbers `page` shows in the first match of `pattern` (its capture groups). */
+function shown(pattern: RegExp, page: Page = 'docs/benchmarks.md'): string[] {
+  const match = pattern.exec(PAGES[page]);
+  expect(match, `${page} no longer says ${pattern}`).not.toBeNull();
   return match!.slice(1);
 }
 
@@ -51,32 +58,39 @@ const halfDigit = (text: string) => 0.5 * 10 ** -(text.split('.')[1]?.length ?? 
 
 /** `text` is `value` rounded to the digits it shows. */
 function expectShows(text: string, value: number): void {
-  expect(Math.abs(Number(text) - value), `README says ${text}, the source ${value}`).toBeLessThanOrEqual(halfDigit(text));
+  expect(Math.abs(Number(text) - value), `the page says ${text}, the source ${value}`).toBeLessThanOrEqual(halfDigit(text));
 }
 
 /** The range `lo`–`hi` (over several runs) contains `value`, to the digits shown. */
 function expectRangeHolds(lo: string, hi: string, value: number): void {
-  expect(value, `README's range ${lo}–${hi}, the source ${value}`).toBeGreaterThanOrEqual(Number(lo) - halfDigit(lo));
-  expect(value, `README's range ${lo}–${hi}, the source ${value}`).toBeLessThanOrEqual(Number(hi) + halfDigit(hi));
+  expect(value, `the page's range ${lo}–${hi}, the source ${value}`).toBeGreaterThanOrEqual(Number(lo) - halfDigit(lo));
+  expect(value, `the page's range ${lo}–${hi}, the source ${value}`).toBeLessThanOrEqual(Number(hi) + halfDigit(hi));
 }
 
-/** The README's text between `<!-- name: … -->` and `<!-- end of name -->`. */
-function generatedBlock(name: string): string {
-  const match = new RegExp(`<!-- ${name}: [^\\n]*-->\\n([\\s\\S]*?)<!-- end of ${name} -->`).exec(README);
-  expect(match, `no generated ${name} block in the README`).not.toBeNull();
-  return match![1]!;
+/** The text of `page` between `<!-- name: … -->` and `<!-- end of name -->`. */
+function generatedBlock(page: Page, name: string): string {
+  const block = readBlock(PAGES[page], name);
+  expect(block, `no generated ${name} block in ${page}`).not.toBeNull();
+  return block!;
 }
 
-describe('README numbers', () => {
+describe('the numbers of the README and docs/benchmarks.md', () => {
   it('the benchmark tables are `node bench/readme-tables.js` (bench/results/summary.json)', () => {
-    const tables = output('bench/readme-tables.js').trimEnd();
-    const at = README.indexOf(tables.slice(0, tables.indexOf('(')));
-    expect(at, 'the README has no "Full run of `npm run bench`" tables').toBeGreaterThanOrEqual(0);
-    expect(README.slice(at, at + tables.length)).toBe(tables);
+    expect(generatedBlock('docs/benchmarks.md', 'tables')).toBe(output('bench/readme-tables.js'));
   });
 
-  it('the bundle sizes are `node scripts/readme-sizes.mjs` (bench/results/sizes.json)', () => {
-    expect(generatedBlock('sizes')).toBe(output('scripts/readme-sizes.mjs'));
+  it("the README's How fast summary is `node bench/readme-tables.js --how-fast` (bench/results/summary.json)", () => {
+    expect(generatedBlock('README.md', 'how-fast')).toBe(output('bench/readme-tables.js', '--how-fast'));
+  });
+
+  it('the bundle sizes are `node scripts/readme-sizes.mjs` (bench/results/sizes.json), summed up in the README', () => {
+    expect(generatedBlock('docs/benchmarks.md', 'sizes')).toBe(output('scripts/readme-sizes.mjs'));
+    expect(generatedBlock('README.md', 'sizes-summary')).toBe(output('scripts/readme-sizes.mjs', '--summary'));
+  });
+
+  it('the README shows no benchmark table or target of its own: they are in docs/benchmarks.md', () => {
+    expect(README).not.toMatch(/\| (PASS|FAIL) \|/);
+    expect(README).not.toContain('Full run of `npm run bench`');
   });
 
   it('bench/results/sizes.json holds the sizes of the built .wasm files', () => {
@@ -91,6 +105,7 @@ describe('README numbers', () => {
   it('the `npm start` time is bench/results/start-time.json', () => {
     const [total, load, runs, fastest, slowest, ...parts] = shown(
       /`npm start` takes about ([\d.]+) s on a 2-core machine at load average ([\d.]+) \(the median of (\d+) runs, ([\d.]+)–([\d.]+) s\): ([\d.]+) s of build, ([\d.]+) s of crowd demo and ([\d.]+) s of quick benchmark/,
+      'README.md',
     );
     const totals: number[] = start.runs.map((r: { seconds: number }) => r.seconds);
     expectShows(total!, start.seconds);
@@ -123,7 +138,10 @@ describe('README numbers', () => {
     expectRangeHolds(loVrm!, hiVrm!, check('vrm', '100 avatars: SpringBones.update'));
     const [instanced] = shown(/InstancedSprings.update [\d.]+× the packed kernel \([\d.]+× and ([\d.]+)× here\)/);
     expectShows(instanced!, check('three-buffers', 'the packed kernel'));
-    const rates = shown(/differ from the 60 Hz run by ([\d.]+)×,\s+([\d.]+)×, ([\d.]+)× and ([\d.]+)× of what three-vrm's own runs differ/);
+    const rates = shown(
+      /differ from the 60 Hz run by ([\d.]+)×,\s+([\d.]+)×, ([\d.]+)× and ([\d.]+)× of what three-vrm's own runs differ/,
+      'README.md',
+    );
     rates.forEach((text, i) => expectShows(text, check('vrm', `fixedStep 1/60 at ${[30, 90, 120, 240][i]} Hz`)));
   });
 });

@@ -29,8 +29,8 @@ describe('the published package', () => {
     }
   });
 
-  it('ships no images, tests, sources of the kernels, benchmark results or demo and test data (the BVH capture)', () => {
-    expect(packed.filter((f) => /\.(png|jpe?g|bvh)$|^(test|assembly|bench|demo|src|data)\//.test(f))).toEqual([]);
+  it('ships no images, tests, sources of the kernels, benchmark results or demo and test data (the BVH capture, the Fox, the VRM fixture)', () => {
+    expect(packed.filter((f) => /\.(png|jpe?g|bvh|glb|vrm)$|^(test|assembly|bench|demo|src|data)\//.test(f))).toEqual([]);
   });
 
   it('ships every file its exports map names', () => {
