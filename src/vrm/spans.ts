@@ -10,7 +10,17 @@
  * @internal
  */
 import type { Object3D } from 'three';
-import { AVATAR, A_JOINTS, A_SLOTS, R_JOINT, SETUP, S_CENTER, S_CHILD_REF, S_PARENT, S_SAME_BONE } from '../reference/spring-bone-layout.js';
+import {
+  AVATAR,
+  A_JOINTS,
+  A_SLOTS,
+  R_JOINT,
+  SETUP,
+  S_CENTER,
+  S_CHILD_REF,
+  S_PARENT,
+  S_SAME_BONE,
+} from '../reference/spring-bone-layout.js';
 import type { Layout } from './layout.js';
 import type { PassEntry } from './matrix-pass.js';
 

@@ -134,7 +134,9 @@ describe('the numbers of the README and docs/benchmarks.md', () => {
     expectRangeHolds(lo100!, hi100!, check('vrm', '100 avatars: SpringBones.update'));
     const [loFloor, hiFloor] = shown(/stays above 3× the floor in every run \(([\d.]+)–([\d.]+)×\)/);
     expectRangeHolds(loFloor!, hiFloor!, check('callers', 'SIMD ≤ 3× floor at N = 1048576: criticalSpringDamper prepared'));
-    const [loVrm, hiVrm] = shown(/The `vrm` target at 100 avatars \(7×\) passes in \d of \d runs of the suite on this day \(([\d.]+)–([\d.]+)×/);
+    const [loVrm, hiVrm] = shown(
+      /The `vrm` target at 100 avatars \(7×\) passes in \d of \d runs of the suite on this day \(([\d.]+)–([\d.]+)×/,
+    );
     expectRangeHolds(loVrm!, hiVrm!, check('vrm', '100 avatars: SpringBones.update'));
     const [instanced] = shown(/InstancedSprings.update [\d.]+× the packed kernel \([\d.]+× and ([\d.]+)× here\)/);
     expectShows(instanced!, check('three-buffers', 'the packed kernel'));
