@@ -232,12 +232,13 @@ function measure(label, n, call, reset, budgetOptions) {
 }
 
 /**
- * A task with `interleaved: true` (the threads suite: one thread against the threaded solver)
- * measures its backends' rows in INTERLEAVED_ROUNDS alternating rounds of 1/INTERLEAVED_ROUNDS of
- * the budget each, the backend that goes first alternating too, so that neither row gains from
- * the order (caches, the CPU's clock, another process's load). A row's statistics are the medians
- * of its rounds'. A pair with a noisy row is measured again, as `measure` does, keeping the
- * attempt whose rows' medians sum least (both rows from the same attempt).
+ * Rows measured together (`unitsOf`: a task with `interleaved: true`, as the threads suite's one
+ * thread against the threaded solver, or the tasks sharing an `interleave` key) take
+ * INTERLEAVED_ROUNDS alternating rounds of 1/INTERLEAVED_ROUNDS of the first row's budget each,
+ * the order reversed every other round, so that no row gains from the order (caches, the CPU's
+ * clock, another process's load). A row's statistics are the medians of its rounds'. Rows with a
+ * noisy one among them are measured again, as `measure` does, keeping the attempt whose rows'
+ * medians sum least (every row from the same attempt).
  */
 const INTERLEAVED_ROUNDS = 6;
 const median = (values) => {
@@ -309,44 +310,68 @@ console.log(
     `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, dt = 1/60`,
 );
 
+/**
+ * The units a group's tasks are measured in: one (task, backend) pair alone, or pairs measured
+ * together in alternating rounds (`measureInterleaved`): a task's backends when it sets
+ * `interleaved: true`, or every backend of every task of the group that sets the same
+ * `interleave` key (the vrm suite: three-vrm, SpringBones and the floor, so that a row's ratio to
+ * another does not carry the drift of the machine between them).
+ */
+function unitsOf(tasks) {
+  /** @type {{ task: any, backend: string }[][]} */
+  const units = [];
+  const together = new Map();
+  for (const task of tasks) {
+    const pairs = (task.backends ?? BACKENDS).map((backend) => ({ task, backend }));
+    const key = task.interleave ?? (task.interleaved ? task : null);
+    if (key === null) {
+      for (const pair of pairs) units.push([pair]);
+      continue;
+    }
+    if (!together.has(key)) {
+      together.set(key, []);
+      units.push(together.get(key));
+    }
+    together.get(key).push(...pairs);
+  }
+  return units;
+}
+
 for (const group of plan) {
   const { suite, n } = group;
   process.stdout.write(`${heading(group)}: `);
-  for (const task of group.tasks) {
-    const backends = task.backends ?? BACKENDS;
+  const rowLabel = ({ task, backend }) => `${label(task)} ${task.params} ${backend} N=${n}`;
+  // (a suite may set its own budget: calls of milliseconds)
+  const budgetOf = ({ task, backend }) => ({ ...budget(n, backend, Boolean(task.floor)), ...task.budget });
+  /** The row of a (task, backend) pair, once measured. */
+  const record = ({ task, backend }, run, stats) => {
     const arrays = task.arrays ?? 'alloc';
-    const labels = backends.map((backend) => `${label(task)} ${task.params} ${backend} N=${n}`);
-    // (a suite may set its own budget: calls of milliseconds)
-    const budgetOf = (backend) => ({ ...budget(n, backend, Boolean(task.floor)), ...task.budget });
-    /** The row of `backend`, once measured. */
-    const record = (backend, run, stats) => {
-      if (!run.bounded()) {
-        warnings.push(`${label(task)}${arrays === 'plain' ? ' plain arrays' : ` ${task.params} ${backend}`} N=${n}: state not bounded`);
-      }
-      run.dispose();
-      rows.push({
-        suite: suite.name,
-        kernel: task.kernel,
-        variant: task.variant ?? null,
-        params: task.params,
-        backend,
-        arrays,
-        n,
-        ...stats,
-      });
-      process.stdout.write('.');
-    };
-    if (task.interleaved) {
-      const runs = backends.map((backend) => task.setup(solvers[backend] ?? null, backend));
-      const stats = measureInterleaved(labels, n, runs, budgetOf(backends[0]));
-      backends.forEach((backend, i) => record(backend, runs[i], stats[i]));
+    if (!run.bounded()) {
+      warnings.push(`${label(task)}${arrays === 'plain' ? ' plain arrays' : ` ${task.params} ${backend}`} N=${n}: state not bounded`);
+    }
+    run.dispose();
+    rows.push({
+      suite: suite.name,
+      kernel: task.kernel,
+      variant: task.variant ?? null,
+      params: task.params,
+      backend,
+      arrays,
+      n,
+      ...stats,
+    });
+    process.stdout.write('.');
+  };
+  for (const unit of unitsOf(group.tasks)) {
+    const setup = ({ task, backend }) => task.setup(solvers[backend] ?? null, backend);
+    if (unit.length === 1 && !unit[0].task.interleaved) {
+      const run = setup(unit[0]);
+      record(unit[0], run, measure(rowLabel(unit[0]), n, run.call, run.reset, budgetOf(unit[0])));
       continue;
     }
-    for (const [i, backend] of backends.entries()) {
-      const run = task.setup(solvers[backend] ?? null, backend);
-      const stats = measure(labels[i], n, run.call, run.reset, budgetOf(backend));
-      record(backend, run, stats);
-    }
+    const runs = unit.map(setup);
+    const stats = measureInterleaved(unit.map(rowLabel), n, runs, budgetOf(unit[0]));
+    unit.forEach((pair, i) => record(pair, runs[i], stats[i]));
   }
   group.tasks = []; // their data can go
   process.stdout.write('\n');

@@ -3,7 +3,7 @@
  * frame, with the results three-vrm's own VRMSpringBoneManager.update would give (see
  * src/reference/spring-bones.ts for the algorithm and src/vrm/layout.ts for how managers are read).
  */
-import type { Euler, Object3D, Quaternion } from 'three';
+import type { Euler, Object3D, Quaternion, Vector3 } from 'three';
 import type { SpringBoneJoint as VRMSpringBoneJoint, SpringBoneManager as VRMSpringBoneManager } from './types.js';
 import type { Solver, SolverBase } from '../api/solver.js';
 import { springBoneScratchLength, springBoneStep, type SpringBoneStep } from '../api/spring-bone-kernel.js';
@@ -162,7 +162,15 @@ export class SpringBones {
   private before!: MatrixPass;
   private after!: MatrixPass;
   /** Each joint bone, its quaternion, rotation, matrix and matrixWorld elements, looked up once (kernel order). */
-  private targets!: { bones: Object3D[]; quaternions: Quaternion[]; rotations: Euler[]; matrices: number[][]; worlds: number[][] };
+  private targets!: {
+    bones: Object3D[];
+    positions: Vector3[];
+    scales: Vector3[];
+    quaternions: Quaternion[];
+    rotations: Euler[];
+    matrices: number[][];
+    worlds: number[][];
+  };
   /** The objects whose parents the layout depends on; true once one of them has moved (the next update lays out again). */
   private readonly watched = new Set<Object3D>();
   private moved = false;
@@ -565,14 +573,15 @@ export class SpringBones {
    */
   private readPoses(span: Span, everyQuaternion: boolean): void {
     const pose = this.arrays.pose;
-    const { bones, quaternions } = this.targets;
+    const { bones, positions, scales, quaternions } = this.targets;
     const childless = this.layout.childless;
     for (let j = span.joints[0]; j < span.joints[1]; j++) {
-      const bone = bones[j]!;
       const o = POSE * j;
-      const p = bone.position,
-        s = bone.scale,
-        pivot = bone.pivot;
+      // position, scale and quaternion from their own arrays (three defines them read-only): loads
+      // that do not wait for the bone's, so that the cache misses of a joint overlap
+      const p = positions[j]!,
+        s = scales[j]!,
+        pivot = bones[j]!.pivot;
       pose[o + P_POSITION] = p.x;
       pose[o + P_POSITION + 1] = p.y;
       pose[o + P_POSITION + 2] = p.z;
@@ -745,6 +754,8 @@ export class SpringBones {
     const bones = layout.joints.map(({ joint }) => joint.bone);
     this.targets = {
       bones,
+      positions: bones.map((bone) => bone.position),
+      scales: bones.map((bone) => bone.scale),
       quaternions: bones.map((bone) => bone.quaternion),
       rotations: bones.map((bone) => bone.rotation),
       matrices: bones.map((bone) => bone.matrix.elements),
