@@ -73,7 +73,16 @@ export function spansOf(layout: Layout, minJoints: number): { spans: Span[]; bef
     const list = touches[avatar]!;
     list.set(object, writes || list.get(object) === true);
   };
-  before.forEach(({ object, mode }, e) => touch(object, entryAvatar[e]!, mode === 'update'));
+  // A pass entry above every joint bone (the scene, a group of avatars, a prop) gets the same matrices
+  // whichever row updates it first: no row changes its transform or its parents'. Every manager's
+  // pass climbs to the scene as three-vrm's does, so counted as a write, it would make every manager a
+  // span of its own. Only joint bones and what is below them change during an update.
+  const jointBones = new Set(layout.joints.map(({ joint }) => joint.bone));
+  const moves = (object: Object3D): boolean => {
+    for (let o: Object3D | null = object; o !== null; o = o.parent) if (jointBones.has(o)) return true;
+    return false;
+  };
+  before.forEach(({ object, mode }, e) => touch(object, entryAvatar[e]!, mode === 'update' && moves(object)));
   layout.after.forEach(({ object }, e) => touch(object, afterAvatar[e]!, true));
   layout.joints.forEach(({ joint }, j) => touch(joint.bone, jointAvatar[j]!, true));
   layout.slots.forEach((slot, s) => {

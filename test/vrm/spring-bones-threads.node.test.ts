@@ -117,6 +117,16 @@ describe('SpringBones on a threaded solver, spans split by whole managers', () =
     bones.dispose();
   });
 
+  it('gathers managers under one scene into spans of several: the scene, above every joint, is no conflict', () => {
+    // every manager's pass climbs to the scene, as three-vrm's does; read as a write, it made each manager a span
+    const scene = world();
+    const bones = new SpringBones(solvers.single, scene.managers);
+    const spans = (bones as unknown as { spans: { avatars: number }[] }).spans;
+    expect(spans.reduce((sum, span) => sum + span.avatars, 0)).toBe(scene.managers.length);
+    expect(Math.max(...spans.map((span) => span.avatars))).toBeGreaterThan(1);
+    bones.dispose();
+  });
+
   const FRAMES = 40;
   for (const [name, options] of [
     ['one step a frame', {}],
