@@ -4,7 +4,7 @@
  * Float32Arrays in place and synchronously, which a GPU cannot; here state lives in GPU arrays
  * (alloc, or wrap around the app's GPUBuffer), calls are recorded as compute passes, and
  * read() is asynchronous.
- * @module
+ * @module spring-solver/webgpu
  */
 import { checkOptions, describe } from '../core/validate.js';
 import { GpuSolver } from '../backends/webgpu/gpu-solver.js';
@@ -12,7 +12,7 @@ import { adapterName, requestGpuDevice } from '../backends/webgpu/device.js';
 import type { GpuDevice } from '../backends/webgpu/gpu-types.js';
 
 export { GpuArray, GpuSolver, type GpuParam, type WrapOptions } from '../backends/webgpu/gpu-solver.js';
-export type { GpuBuffer, GpuCommandEncoder, GpuDevice } from '../backends/webgpu/gpu-types.js';
+export type { GpuBufferLike } from '../backends/webgpu/gpu-types.js';
 
 /**
  * Options of {@link createGpuSolver}.
@@ -46,7 +46,11 @@ export async function createGpuSolver(options: GpuSolverOptions = {}): Promise<G
   let solver: GpuSolver;
   if (options.device !== undefined) {
     const device = options.device;
-    if (typeof device !== 'object' || device === null || typeof (device as { createComputePipeline?: unknown }).createComputePipeline !== 'function') {
+    if (
+      typeof device !== 'object' ||
+      device === null ||
+      typeof (device as { createComputePipeline?: unknown }).createComputePipeline !== 'function'
+    ) {
       throw new TypeError(`createGpuSolver: options.device must be a GPUDevice, got ${describe(device)}`);
     }
     // GPUDevice.adapterInfo (Chromium 132+) names the adapter of a device the app made

@@ -5,10 +5,12 @@
  * dispatched), dispose, and createGpuSolver's rejection without an adapter.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGpuSolver, type GpuArray, type GpuBuffer, type GpuSolver } from '../../dist/webgpu/index.js';
+import { createGpuSolver, type GpuArray, type GpuSolver } from '../../dist/webgpu/index.js';
 import * as reference from '../../dist/reference/index.js';
 import { mulberry32, uniform } from '../helpers/random.js';
 import { GPU_PARITY_TOLERANCE } from '../helpers/tolerances.js';
+
+type GpuBuffer = ReturnType<GpuSolver['device']['createBuffer']>;
 
 let gpu: GpuSolver;
 beforeAll(async () => {
@@ -76,7 +78,9 @@ describe('wrap', () => {
 
   it('rejects a view past the end of the buffer, or a buffer without STORAGE', () => {
     const buffer = gpu.device.createBuffer({ size: 64, usage: STORAGE }) as GpuBuffer;
-    expect(() => gpu.wrap(buffer, { offset: 13, length: 6, itemSize: 3, stride: 4 })).toThrow(/^wrap: the view ends at byte 80, past the end/);
+    expect(() => gpu.wrap(buffer, { offset: 13, length: 6, itemSize: 3, stride: 4 })).toThrow(
+      /^wrap: the view ends at byte 80, past the end/,
+    );
     expect(() => gpu.wrap(buffer, { length: 5, itemSize: 2 })).toThrow(RangeError);
     const uniformOnly = gpu.device.createBuffer({ size: 64, usage: 0x40 }) as GpuBuffer;
     expect(() => gpu.wrap(uniformOnly, { length: 4 })).toThrow(/STORAGE/);
@@ -111,9 +115,9 @@ describe('record', () => {
 
 describe('checks', () => {
   const n = 8;
-  let x: GpuArray, v: GpuArray, g: GpuArray, q: GpuArray, h: GpuArray, short: GpuArray;
+  let x: GpuArray, v: GpuArray, g: GpuArray, q: GpuArray, short: GpuArray;
   beforeAll(() => {
-    [x, v, g, q, h] = [gpu.alloc(n), gpu.alloc(n), gpu.alloc(n), gpu.alloc(n), gpu.alloc(n)];
+    [x, v, g, q] = [gpu.alloc(n), gpu.alloc(n), gpu.alloc(n), gpu.alloc(n)];
     short = gpu.alloc(n - 1);
     gpu.write(x, new Float32Array(n).fill(3));
     gpu.write(g, new Float32Array(n).fill(1));
@@ -183,7 +187,9 @@ describe('createGpuSolver', () => {
   it('rejects with the reason when the browser finds no adapter', async () => {
     const gpuApi = (navigator as unknown as { gpu: { requestAdapter(): Promise<unknown> } }).gpu;
     const spy = vi.spyOn(gpuApi, 'requestAdapter').mockResolvedValue(null);
-    await expect(createGpuSolver()).rejects.toThrow(/^createGpuSolver: WebGPU is not available: navigator\.gpu\.requestAdapter\(\) found no adapter/);
+    await expect(createGpuSolver()).rejects.toThrow(
+      /^createGpuSolver: WebGPU is not available: navigator\.gpu\.requestAdapter\(\) found no adapter/,
+    );
     spy.mockRestore();
   });
 

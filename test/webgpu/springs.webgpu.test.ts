@@ -106,7 +106,18 @@ function inputSensitivity(spec: Spec, s: Record<string, Float32Array>, params: (
   for (let i = 0; i < n; i++) {
     const p = params.map((a) => (typeof a === 'number' ? a : a[i]));
     const base = exactStep(spec, s, i, p, dt);
-    const moved = [exactStep(spec, s, i, p, dt * up), ...p.map((_, k) => exactStep(spec, s, i, p.map((value, j) => (j === k ? value * up : value)), dt))];
+    const moved = [
+      exactStep(spec, s, i, p, dt * up),
+      ...p.map((_, k) =>
+        exactStep(
+          spec,
+          s,
+          i,
+          p.map((value, j) => (j === k ? value * up : value)),
+          dt,
+        ),
+      ),
+    ];
     for (const r of moved) {
       out.x[i] += Math.abs(r[0] - base[0]);
       out.v[i] += Math.abs(r[1] - base[1]);
@@ -154,7 +165,9 @@ async function parity(spec: Spec, mode: 'uniform' | 'perElement' | 'mixed0' | 'm
           // mixed: one parameter uniform (float32, as the solver rounds it beside an array)
           if (mode === 'mixed0' || mode === 'mixed1') {
             const uniformIndex = mode === 'mixed0' ? 0 : 1;
-            params[uniformIndex] = Math.fround(spec.params[uniformIndex] === 'halflife' ? logUniform(rng, 0.02, 2) : logUniform(rng, 0.1, 5));
+            params[uniformIndex] = Math.fround(
+              spec.params[uniformIndex] === 'halflife' ? logUniform(rng, 0.02, 2) : logUniform(rng, 0.1, 5),
+            );
           }
         }
         const expected = Object.fromEntries(Object.entries(state).map(([key, a]) => [key, a.slice()]));

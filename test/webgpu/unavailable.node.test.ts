@@ -7,7 +7,9 @@ import { createGpuSolver } from '../../dist/webgpu/index.js';
 
 describe('createGpuSolver without WebGPU', () => {
   it('rejects in Node, saying navigator.gpu is missing and why', async () => {
-    await expect(createGpuSolver()).rejects.toThrow(/^createGpuSolver: WebGPU is not available: navigator\.gpu is missing; this is not a browser page/);
+    await expect(createGpuSolver()).rejects.toThrow(
+      /^createGpuSolver: WebGPU is not available: navigator\.gpu is missing; this is not a browser page/,
+    );
   });
 
   it('rejects options that are not options before looking for a GPU', async () => {

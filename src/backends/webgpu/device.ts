@@ -42,7 +42,9 @@ export async function requestGpuDevice(): Promise<{ device: GpuDevice; adapter: 
   }
   const adapter = await gpu.requestAdapter();
   if (adapter === null) {
-    throw new Error('createGpuSolver: WebGPU is not available: navigator.gpu.requestAdapter() found no adapter (WebGPU disabled or the GPU blocklisted)');
+    throw new Error(
+      'createGpuSolver: WebGPU is not available: navigator.gpu.requestAdapter() found no adapter (WebGPU disabled or the GPU blocklisted)',
+    );
   }
   try {
     return { device: await adapter.requestDevice(), adapter: adapterName(adapter.info) };

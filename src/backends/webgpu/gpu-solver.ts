@@ -14,10 +14,9 @@ import { checkCount, checkFloat32Number, checkNumber, describe, type ParamRule }
 import { checkDt } from '../../core/dt.js';
 import { springTransition } from '../../reference/spring-transition.js';
 import { stiffnessAndDamping } from '../../reference/spring.js';
-import { BufferUsage, MAP_READ, type GpuBuffer, type GpuCommandEncoder, type GpuDevice } from './gpu-types.js';
+import { BufferUsage, MAP_READ, type GpuBuffer, type GpuBufferLike, type GpuCommandEncoder, type GpuDevice } from './gpu-types.js';
 import {
   CALL_BYTES,
-  SLOTS,
   WORKGROUP_SIZE,
   shaderSource,
   shapeKey,
@@ -37,6 +36,12 @@ export type GpuParam = number | GpuArray;
  * Floats in a GPU buffer: `length` floats, in items of `itemSize` consecutive floats, item k
  * starting `offset + k·stride` floats into `buffer`. Made by {@link GpuSolver.alloc} (packed:
  * itemSize = stride = 1) or {@link GpuSolver.wrap} (inside a buffer the app owns).
+ * @example
+ * ```ts
+ * import { createGpuSolver } from 'spring-solver/webgpu';
+ * const gpu = await createGpuSolver();
+ * const x = gpu.alloc(300); // x.buffer: a GPUBuffer of 300 floats, x.offset 0, x.stride 1
+ * ```
  * @group WebGPU
  */
 export class GpuArray {
@@ -110,7 +115,16 @@ interface Dispatch {
 const LN2 = Math.LN2;
 
 /**
- * The exact springs over GPU buffers (spring-solver/webgpu). Made by `createGpuSolver()`.
+ * The exact springs over GPU buffers (spring-solver/webgpu), with the CPU Solver's method names
+ * and argument order. Made by `createGpuSolver()`.
+ * @example
+ * ```ts
+ * import { createGpuSolver } from 'spring-solver/webgpu';
+ * const gpu = await createGpuSolver();
+ * const [x, v, g] = [gpu.alloc(3), gpu.alloc(3), gpu.alloc(3)];
+ * gpu.write(g, new Float32Array([1, 2, 3]));
+ * gpu.simpleSpringDamper(x, v, g, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * ```
  * @group WebGPU
  */
 export class GpuSolver {
@@ -166,15 +180,16 @@ export class GpuSolver {
    * The buffer needs the STORAGE usage (and COPY_SRC, COPY_DST for read() and write()).
    * @example
    * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
+   * import { createGpuSolver, type GpuBufferLike } from 'spring-solver/webgpu';
    * const gpu = await createGpuSolver();
-   * declare const instances: GPUBuffer; // 16 floats per instance: a column-major matrix
+   * declare const instances: GpuBufferLike; // a GPUBuffer, 16 floats per instance: a column-major matrix
    * const count = 1000;
    * // the translations: floats 12, 13, 14 of each matrix
    * const positions = gpu.wrap(instances, { offset: 12, length: 3 * count, itemSize: 3, stride: 16 });
    * ```
    */
-  wrap(buffer: GpuBuffer, options: WrapOptions): GpuArray {
+  wrap(bufferLike: GpuBufferLike, options: WrapOptions): GpuArray {
+    const buffer = bufferLike as GpuBuffer;
     this.checkLive('wrap');
     if (typeof buffer !== 'object' || buffer === null || typeof (buffer as { size?: unknown }).size !== 'number') {
       throw new TypeError(`wrap: buffer must be a GPUBuffer, got ${describe(buffer)}`);
@@ -187,12 +202,14 @@ export class GpuSolver {
     const itemSize = options.itemSize === undefined ? 1 : checkCount('wrap', 'options.itemSize', options.itemSize);
     const stride = options.stride === undefined ? itemSize : checkCount('wrap', 'options.stride', options.stride);
     if (stride < itemSize) throw new RangeError(`wrap: options.stride is ${stride}; it must be ≥ options.itemSize (${itemSize})`);
-    if (length % itemSize !== 0) throw new RangeError(`wrap: options.length is ${length}, which is not a multiple of options.itemSize (${itemSize})`);
+    if (length % itemSize !== 0)
+      throw new RangeError(`wrap: options.length is ${length}, which is not a multiple of options.itemSize (${itemSize})`);
     const last = offset + (length / itemSize - 1) * stride + itemSize; // floats up to the end of the last item
     if (4 * last > buffer.size) {
       throw new RangeError(`wrap: the view ends at byte ${4 * last}, past the end of the buffer (${buffer.size} bytes)`);
     }
-    if ((buffer.usage & BufferUsage.STORAGE) === 0) throw new TypeError('wrap: buffer must have the STORAGE usage (GPUBufferUsage.STORAGE)');
+    if ((buffer.usage & BufferUsage.STORAGE) === 0)
+      throw new TypeError('wrap: buffer must have the STORAGE usage (GPUBufferUsage.STORAGE)');
     return new GpuArray(this, buffer, offset, length, itemSize, stride, false);
   }
 
@@ -233,7 +250,8 @@ export class GpuSolver {
     this.checkLive('write');
     this.checkArray('write', 'array', array);
     if (!(data instanceof Float32Array)) throw new TypeError(`write: data must be a Float32Array, got ${describe(data)}`);
-    if (data.length !== array.length) throw new RangeError(`write: data has length ${data.length}, expected ${array.length} (the array's length)`);
+    if (data.length !== array.length)
+      throw new RangeError(`write: data has length ${data.length}, expected ${array.length} (the array's length)`);
     if (array.packed) {
       this.device.queue.writeBuffer(array.buffer, 4 * array.offset, data);
       return;
@@ -300,7 +318,10 @@ export class GpuSolver {
    */
   record(encoder: GpuCommandEncoder | null): void {
     this.checkLive('record');
-    if (encoder !== null && (typeof encoder !== 'object' || typeof (encoder as { beginComputePass?: unknown }).beginComputePass !== 'function')) {
+    if (
+      encoder !== null &&
+      (typeof encoder !== 'object' || typeof (encoder as { beginComputePass?: unknown }).beginComputePass !== 'function')
+    ) {
       throw new TypeError(`record: encoder must be a GPUCommandEncoder or null, got ${describe(encoder)}`);
     }
     this.encoder = encoder;
@@ -341,7 +362,15 @@ export class GpuSolver {
    */
   damper(x: GpuArray, g: GpuArray, halflife: GpuParam, dt: number): void {
     const method = 'damper';
-    const n = this.checkCall(method, [{ name: 'x', array: x, output: true }, { name: 'g', array: g, aliases: ['x'] }], [['halflife', halflife, 'nonNegative']], dt);
+    const n = this.checkCall(
+      method,
+      [
+        { name: 'x', array: x, output: true },
+        { name: 'g', array: g, aliases: ['x'] },
+      ],
+      [['halflife', halflife, 'nonNegative']],
+      dt,
+    );
     if (dt === 0) return;
     const uniform = typeof halflife === 'number';
     this.run({
@@ -367,7 +396,16 @@ export class GpuSolver {
    * ```
    */
   springDamper(x: GpuArray, v: GpuArray, g: GpuArray, q: GpuArray, frequency: GpuParam, halflife: GpuParam, dt: number): void {
-    this.spring('springDamper', SpringMode.FrequencyHalflife, x, v, { g, q }, ['frequency', frequency, 'nonNegative'], ['halflife', halflife, 'nonNegative'], dt);
+    this.spring(
+      'springDamper',
+      SpringMode.FrequencyHalflife,
+      x,
+      v,
+      { g, q },
+      ['frequency', frequency, 'nonNegative'],
+      ['halflife', halflife, 'nonNegative'],
+      dt,
+    );
   }
 
   /**
@@ -472,7 +510,8 @@ export class GpuSolver {
     for (const { name, array } of arrays) {
       this.checkArray(method, name, array);
       if (n < 0) n = array.length;
-      else if (array.length !== n) throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${n} (as ${arrays[0].name})`);
+      else if (array.length !== n)
+        throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${n} (as ${arrays[0].name})`);
     }
     const all: ArrayArg[] = [...arrays];
     for (const [name, value, rule] of params) {
@@ -497,7 +536,15 @@ export class GpuSolver {
   }
 
   private copyDispatch(to: GpuArray, from: GpuArray): Dispatch {
-    return { body: 'copy', coefficients: 'none', n: to.length, operands: [to, from, null, null, null, null], uniformParams: [0, 0], coef: [0, 0, 0, 0, 0, 0], dt: 0 };
+    return {
+      body: 'copy',
+      coefficients: 'none',
+      n: to.length,
+      operands: [to, from, null, null, null, null],
+      uniformParams: [0, 0],
+      coef: [0, 0, 0, 0, 0, 0],
+      dt: 0,
+    };
   }
 
   private run(call: Dispatch): void {
@@ -564,7 +611,11 @@ export class GpuSolver {
     let pipeline = this.pipelines.get(key);
     if (pipeline === undefined) {
       const module = this.device.createShaderModule({ code: shaderSource(shape), label: `spring-solver ${key}` });
-      pipeline = this.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: `spring-solver ${key}` });
+      pipeline = this.device.createComputePipeline({
+        layout: 'auto',
+        compute: { module, entryPoint: 'main' },
+        label: `spring-solver ${key}`,
+      });
       this.pipelines.set(key, pipeline);
     }
     return pipeline;
@@ -582,13 +633,18 @@ function sharesFloats(a: GpuArray, b: GpuArray): boolean {
   const s = a.stride;
   const ra = a.offset % s;
   const rb = b.offset % s;
-  const meets = (r0: number, w0: number, r1: number) => ((r1 - r0 + s) % s) < w0;
+  const meets = (r0: number, w0: number, r1: number) => (r1 - r0 + s) % s < w0;
   return meets(ra, a.itemSize, rb) || meets(rb, b.itemSize, ra);
 }
 
 /** True when two views are the very same floats in the same order. */
 function identical(a: GpuArray, b: GpuArray): boolean {
-  return a.buffer === b.buffer && a.offset === b.offset && a.length === b.length && (a.packed && b.packed ? true : a.itemSize === b.itemSize && a.stride === b.stride);
+  return (
+    a.buffer === b.buffer &&
+    a.offset === b.offset &&
+    a.length === b.length &&
+    (a.packed && b.packed ? true : a.itemSize === b.itemSize && a.stride === b.stride)
+  );
 }
 
 /**

@@ -5,15 +5,22 @@
  */
 
 /**
- * A WebGPU buffer (`GPUBuffer`): the subset spring-solver/webgpu uses.
+ * A GPUBuffer, as {@link GpuSolver.wrap} takes it (any GPUBuffer fits: its size and usage are read).
  * @group WebGPU
  */
+export type GpuBufferLike = { readonly size: number; readonly usage: number };
+
+/** A WebGPU buffer (`GPUBuffer`): the subset spring-solver/webgpu uses. */
 export interface GpuBuffer {
   readonly size: number;
   readonly usage: number;
-  mapAsync(mode: number, offset?: number, size?: number): Promise<undefined | void>;
+  /** GPUBuffer.mapAsync: maps the buffer for reading or writing. */
+  mapAsync(mode: number, offset?: number, size?: number): Promise<unknown>;
+  /** GPUBuffer.getMappedRange: the mapped bytes. */
   getMappedRange(offset?: number, size?: number): ArrayBuffer;
+  /** GPUBuffer.unmap: gives the buffer back to the GPU. */
   unmap(): void;
+  /** GPUBuffer.destroy: frees the buffer's memory. */
   destroy(): void;
 }
 
@@ -25,13 +32,13 @@ export interface GpuComputePass {
   end(): void;
 }
 
-/**
- * A WebGPU command encoder (`GPUCommandEncoder`): the subset spring-solver/webgpu records into.
- * @group WebGPU
- */
+/** A WebGPU command encoder (`GPUCommandEncoder`): the subset spring-solver/webgpu records into. */
 export interface GpuCommandEncoder {
+  /** GPUCommandEncoder.beginComputePass. */
   beginComputePass(descriptor?: object): GpuComputePass;
+  /** GPUCommandEncoder.copyBufferToBuffer. */
   copyBufferToBuffer(source: GpuBuffer, sourceOffset: number, destination: GpuBuffer, destinationOffset: number, size: number): void;
+  /** GPUCommandEncoder.finish: the command buffer to submit. */
   finish(descriptor?: object): unknown;
 }
 
@@ -39,25 +46,30 @@ export interface GpuCommandEncoder {
 export interface GpuQueue {
   submit(commandBuffers: unknown[]): void;
   writeBuffer(buffer: GpuBuffer, bufferOffset: number, data: ArrayBufferView | ArrayBuffer, dataOffset?: number, size?: number): void;
-  onSubmittedWorkDone(): Promise<undefined | void>;
+  onSubmittedWorkDone(): Promise<unknown>;
 }
 
-/**
- * A WebGPU device (`GPUDevice`): the subset spring-solver/webgpu uses.
- * @group WebGPU
- */
+/** A WebGPU device (`GPUDevice`): the subset spring-solver/webgpu uses. */
 export interface GpuDevice {
   readonly queue: GpuQueue;
   readonly limits: { readonly maxComputeWorkgroupsPerDimension: number; readonly maxStorageBufferBindingSize: number };
+  /** GPUDevice.createBuffer. */
   createBuffer(descriptor: { size: number; usage: number; mappedAtCreation?: boolean; label?: string }): GpuBuffer;
+  /** GPUDevice.createShaderModule. */
   createShaderModule(descriptor: { code: string; label?: string }): unknown;
+  /** GPUDevice.createComputePipeline. */
   createComputePipeline(descriptor: { layout: 'auto'; compute: { module: unknown; entryPoint: string }; label?: string }): {
     getBindGroupLayout(index: number): unknown;
   };
+  /** GPUDevice.createBindGroup. */
   createBindGroup(descriptor: { layout: unknown; entries: { binding: number; resource: { buffer: GpuBuffer } }[] }): unknown;
+  /** GPUDevice.createCommandEncoder. */
   createCommandEncoder(descriptor?: object): GpuCommandEncoder;
+  /** GPUDevice.pushErrorScope. */
   pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): void;
+  /** GPUDevice.popErrorScope: the first error since the matching push, or null. */
   popErrorScope(): Promise<{ message: string } | null>;
+  /** GPUDevice.destroy. */
   destroy(): void;
 }
 
