@@ -94,6 +94,8 @@ interface ArrayArg {
   name: string;
   array: unknown;
   output?: boolean;
+  /** Floats per element (4 for a quaternion, 3 for an angular velocity); 1 by default. */
+  width?: number;
   /** The outputs this input may be the very same array of (read whole before they are written). */
   aliases?: readonly string[];
 }
@@ -451,6 +453,47 @@ export class GpuSolver {
     this.spring('decaySpringDamper', SpringMode.Critical, x, v, {}, ['halflife', halflife, 'nonNegative'], null, dt);
   }
 
+  /**
+   * Critically damped spring of each rotation `q` (angular velocity `w`, rad/s) toward `qGoal`,
+   * exact for any dt, on the shortest arc (Holden's simple_spring_damper_exact, quaternion
+   * version, as the CPU Solver's quatSimpleSpringDamper). Rotations are `[x, y, z, w]`, 4 floats
+   * a bone; `w` 3 floats a bone; the halflife a number or a GPU array with one value per bone.
+   * halflife 0 snaps to the goal at rest.
+   * @example
+   * ```ts
+   * import { createGpuSolver } from 'spring-solver/webgpu';
+   * const gpu = await createGpuSolver();
+   * const [q, w, qGoal] = [gpu.alloc(4), gpu.alloc(3), gpu.alloc(4)];
+   * gpu.write(q, new Float32Array([0, 0, 0, 1])); // identity
+   * gpu.write(qGoal, new Float32Array([0, Math.SQRT1_2, 0, Math.SQRT1_2])); // 90° about +Y
+   * gpu.quatSimpleSpringDamper(q, w, qGoal, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+   * ```
+   */
+  quatSimpleSpringDamper(q: GpuArray, w: GpuArray, qGoal: GpuArray, halflife: GpuParam, dt: number): void {
+    const method = 'quatSimpleSpringDamper';
+    const arrays: ArrayArg[] = [
+      { name: 'q', array: q, output: true, width: 4 },
+      { name: 'w', array: w, output: true, width: 3 },
+      { name: 'qGoal', array: qGoal, width: 4, aliases: ['q'] },
+    ];
+    const n = this.checkCall(method, arrays, [['halflife', halflife, 'nonNegative']], dt);
+    if (dt === 0) return;
+    const uniform = typeof halflife === 'number';
+    // uniform: e^{−y·dt} and y in float64 on the host (the reference's), 0 for the snap
+    const y = uniform ? (2 * LN2) / halflife : 0;
+    const eydt = uniform ? Math.exp(-y * dt) : 0;
+    const snap = uniform && (halflife <= 0 || Math.fround(eydt) === 0);
+    this.run({
+      body: 'quat',
+      coefficients: uniform ? 'uniform' : 'critical',
+      n,
+      operands: [q, w, qGoal, null, uniform ? null : halflife, null],
+      uniformParams: [0, 0],
+      coef: [snap ? 0 : eydt, snap ? 0 : y, 0, 0, 0, 0],
+      dt,
+    });
+  }
+
   private spring(
     method: string,
     mode: SpringMode,
@@ -507,11 +550,14 @@ export class GpuSolver {
   private checkCall(method: string, arrays: ArrayArg[], params: ParamSpec[], dt: unknown): number {
     this.checkLive(method);
     let n = -1;
-    for (const { name, array } of arrays) {
+    for (const { name, array, width = 1 } of arrays) {
       this.checkArray(method, name, array);
-      if (n < 0) n = array.length;
-      else if (array.length !== n)
-        throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${n} (as ${arrays[0].name})`);
+      if (n < 0) {
+        if (array.length % width !== 0) throw new RangeError(`${method}: ${name} has length ${array.length}, which is not a multiple of ${width}`);
+        n = array.length / width;
+      } else if (array.length !== n * width) {
+        throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${n * width} (${n} elements × ${width}, as ${arrays[0].name})`);
+      }
     }
     const all: ArrayArg[] = [...arrays];
     for (const [name, value, rule] of params) {

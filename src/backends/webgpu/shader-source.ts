@@ -5,7 +5,7 @@
  * kernel's body. One binding per buffer, not per operand, because WebGPU rejects two writable
  * bindings of overlapping ranges of one buffer, which an interleaved instance buffer needs.
  */
-import { coefficients, copy, damper, maths, spring } from './wgsl.generated.js';
+import { coefficients, copy, damper, maths, quat, spring } from './wgsl.generated.js';
 
 /** Threads per workgroup (docs/DECISIONS.md, "WebGPU: workgroup size"). */
 export const WORKGROUP_SIZE = 64;
@@ -16,7 +16,7 @@ export const SLOTS = 6;
 /** Where an operand slot reads from: binding k's buffer, nothing (0), or a uniform parameter. */
 export type SlotSource = { buffer: number } | 'absent' | 'uniform';
 
-export type KernelBody = 'spring' | 'damper' | 'copy';
+export type KernelBody = 'spring' | 'damper' | 'copy' | 'quat';
 
 /** Where a spring's coefficients (or the damper's factor) come from. */
 export type CoefficientSource = 'uniform' | 'critical' | 'frequencyHalflife' | 'none';
@@ -32,7 +32,7 @@ export interface ShaderShape {
 /** The bytes of the uniform block `Call` (see the header below). */
 export const CALL_BYTES = 176;
 
-const BODIES: Record<KernelBody, string> = { spring, damper, copy };
+const BODIES: Record<KernelBody, string> = { spring, damper, copy, quat };
 
 function slotFunctions(slot: number, source: SlotSource): string {
   const parameter = slot - 4; // 0 or 1 for the parameter slots
@@ -45,10 +45,12 @@ function slotFunctions(slot: number, source: SlotSource): string {
 function coefficientFunction(shape: ShaderShape): string {
   switch (shape.coefficients) {
     case 'uniform':
+      if (shape.body === 'quat') return 'fn quatParams(i: u32) -> vec2<f32> { return C.coef0.xy; }\n';
       return shape.body === 'damper'
         ? 'fn factor(i: u32) -> f32 { return C.coef0.x; }\n'
         : 'fn coefficients(i: u32) -> Coef { return Coef(C.coef0.x, C.coef0.y, C.coef0.z, C.coef1.x, C.coef1.y, C.coef1.z); }\n';
     case 'critical':
+      if (shape.body === 'quat') return 'fn quatParams(i: u32) -> vec2<f32> { return quatCritical(ld4(i), C.scal.y); }\n';
       return shape.body === 'damper'
         ? 'fn factor(i: u32) -> f32 { return damperFactor(ld4(i), C.scal.w); }\n'
         : 'fn coefficients(i: u32) -> Coef { return criticalCoefficients(ld4(i), C.scal.x, C.scal.y); }\n';
