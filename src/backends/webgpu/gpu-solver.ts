@@ -134,6 +134,10 @@ export class GpuSolver {
   largeDtWarningDue = true;
   private disposed = false;
   private encoder: GpuCommandEncoder | null = null;
+  /**
+   * The descriptor of every compute pass the calls begin (the benchmark sets timestampWrites here). @internal
+   */
+  passDescriptor: object | undefined = undefined;
   private readonly pipelines = new Map<string, ReturnType<GpuDevice['createComputePipeline']>>();
   private readonly owned = new Set<GpuArray>();
 
@@ -645,7 +649,7 @@ export class GpuSolver {
       layout: pipeline.getBindGroupLayout(0),
       entries: [{ binding: 0, resource: { buffer: uniforms } }, ...buffers.map((buffer, k) => ({ binding: k + 1, resource: { buffer } }))],
     });
-    const pass = encoder.beginComputePass();
+    const pass = encoder.beginComputePass(call.body === 'copy' ? undefined : this.passDescriptor);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindGroup);
     pass.dispatchWorkgroups(x, y);
