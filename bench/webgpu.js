@@ -18,7 +18,15 @@ import { chromium } from 'playwright';
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chromium as the webgpu test project launches it (test/helpers/chromium-launch.ts: CHROMIUM_ARGS + WEBGPU_ARGS)
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-webgpu'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--enable-unsafe-webgpu',
+];
 const argv = process.argv.slice(2);
 const nOption = argv.indexOf('--n');
 const SIZES = nOption >= 0 ? argv[nOption + 1].split(',').map(Number) : [100_000, 1_000_000];
@@ -99,7 +107,10 @@ try {
 
     for (const n of sizes) {
       const [x, v, g, q, h, f] = [gpu.alloc(n), gpu.alloc(n), gpu.alloc(n), gpu.alloc(n), gpu.alloc(n), gpu.alloc(n)];
-      gpu.write(g, Float32Array.from({ length: n }, (_, i) => Math.sin(i)));
+      gpu.write(
+        g,
+        Float32Array.from({ length: n }, (_, i) => Math.sin(i)),
+      );
       gpu.write(h, new Float32Array(n).fill(0.1));
       gpu.write(f, new Float32Array(n).fill(2));
       const cases = [
@@ -119,7 +130,13 @@ try {
         }
         // the CPU path (InstancedSprings) uploads each instance's 16-float matrix every frame;
         // n elements here are n/3 instances' positions
-        rows.push({ kernel, n, gpuMs: timestamps ? median(stamps) : null, wallMs: median(wall), cpuPathBytesPerFrame: Math.round(n / 3) * 64 });
+        rows.push({
+          kernel,
+          n,
+          gpuMs: timestamps ? median(stamps) : null,
+          wallMs: median(wall),
+          cpuPathBytesPerFrame: Math.round(n / 3) * 64,
+        });
       }
       for (const a of [x, v, g, q, h, f]) gpu.free(a);
     }
@@ -158,7 +175,8 @@ try {
           else gpu.springDamper(...arrays, params[0], params[1], dt);
           const [xg, vg] = [await gpu.read(arrays[0]), await gpu.read(arrays[1])];
           let e = 0;
-          for (let i = 0; i < n; i++) e = Math.max(e, Math.abs(xg[i] - xr[i]) / (1 + Math.abs(xr[i])), Math.abs(vg[i] - vr[i]) / (1 + Math.abs(vr[i])));
+          for (let i = 0; i < n; i++)
+            e = Math.max(e, Math.abs(xg[i] - xr[i]) / (1 + Math.abs(xr[i])), Math.abs(vg[i] - vr[i]) / (1 + Math.abs(vr[i])));
           worst[mode] = e;
         }
         accuracy.push({ case: label, dt, uniform: worst.uniform, perElement: worst['per-element'] });
@@ -172,7 +190,9 @@ try {
   } else {
     const label = `${result.adapter}${result.software ? ' (software: not a GPU timing)' : ''}`;
     console.log(`adapter: ${label}; timestamp queries: ${result.timestamps ? 'yes' : 'no'}`);
-    console.log('kernel                            |         N | GPU ms/call | wall ms/call | CPU path upload/frame | GPU path upload/frame | adapter');
+    console.log(
+      'kernel                            |         N | GPU ms/call | wall ms/call | CPU path upload/frame | GPU path upload/frame | adapter',
+    );
     for (const r of result.rows) {
       console.log(
         `${r.kernel.padEnd(33)} | ${String(r.n).padStart(9)} | ${r.gpuMs === null ? '          —' : r.gpuMs.toFixed(3).padStart(11)} | ${r.wallMs.toFixed(3).padStart(12)} | ${`${(r.cpuPathBytesPerFrame / 1e6).toFixed(2)} MB`.padStart(21)} | ${'176 B (uniforms)'.padStart(21)} | ${label}`,
@@ -181,7 +201,9 @@ try {
     console.log('\nworst |gpu − reference| / (1 + |reference|), x and v, 65,536 elements, the same parameters:');
     console.log('case                       |     dt | uniform (host float64) | per-element (WGSL float32)');
     for (const a of result.accuracy) {
-      console.log(`${a.case.padEnd(26)} | ${a.dt.toFixed(4)} | ${a.uniform.toExponential(2).padStart(22)} | ${a.perElement.toExponential(2).padStart(26)}`);
+      console.log(
+        `${a.case.padEnd(26)} | ${a.dt.toFixed(4)} | ${a.uniform.toExponential(2).padStart(22)} | ${a.perElement.toExponential(2).padStart(26)}`,
+      );
     }
   }
 } finally {

@@ -112,7 +112,17 @@ async function parity(mode: 'uniform' | 'perBone', seed: number): Promise<string
       const hi = typeof h === 'number' ? h : h[i];
       // the exact result's change under one float32 rounding of dt, the halflife, the angular velocity
       const base = exact(qi, wi, gi, hi, dt);
-      const moved = [exact(qi, wi, gi, hi, dt * up), exact(qi, wi, gi, hi * up, dt), exact(qi, wi.map((c) => c * up), gi, hi, dt)];
+      const moved = [
+        exact(qi, wi, gi, hi, dt * up),
+        exact(qi, wi, gi, hi * up, dt),
+        exact(
+          qi,
+          wi.map((c) => c * up),
+          gi,
+          hi,
+          dt,
+        ),
+      ];
       let rotationSensitivity = 0;
       const wSensitivity = [0, 0, 0];
       for (const [mq, mw] of moved) {
@@ -159,7 +169,11 @@ describe('quatSimpleSpringDamper on the GPU', () => {
   it('rejects arrays of the wrong widths, naming them', () => {
     const [q, w, g] = [gpu.alloc(8), gpu.alloc(6), gpu.alloc(8)];
     expect(() => gpu.quatSimpleSpringDamper(q, g, g, 0.1, 1 / 60)).toThrow(/^quatSimpleSpringDamper: w has length 8, expected 6/);
-    expect(() => gpu.quatSimpleSpringDamper(gpu.alloc(6), w, g, 0.1, 1 / 60)).toThrow(/^quatSimpleSpringDamper: q has length 6, which is not a multiple of 4/);
-    expect(() => gpu.quatSimpleSpringDamper(q, w, g, gpu.alloc(3), 1 / 60)).toThrow(/^quatSimpleSpringDamper: halflife has length 3, expected 2/);
+    expect(() => gpu.quatSimpleSpringDamper(gpu.alloc(6), w, g, 0.1, 1 / 60)).toThrow(
+      /^quatSimpleSpringDamper: q has length 6, which is not a multiple of 4/,
+    );
+    expect(() => gpu.quatSimpleSpringDamper(q, w, g, gpu.alloc(3), 1 / 60)).toThrow(
+      /^quatSimpleSpringDamper: halflife has length 3, expected 2/,
+    );
   });
 });

@@ -557,10 +557,13 @@ export class GpuSolver {
     for (const { name, array, width = 1 } of arrays) {
       this.checkArray(method, name, array);
       if (n < 0) {
-        if (array.length % width !== 0) throw new RangeError(`${method}: ${name} has length ${array.length}, which is not a multiple of ${width}`);
+        if (array.length % width !== 0)
+          throw new RangeError(`${method}: ${name} has length ${array.length}, which is not a multiple of ${width}`);
         n = array.length / width;
       } else if (array.length !== n * width) {
-        throw new RangeError(`${method}: ${name} has length ${array.length}, expected ${n * width} (${n} elements × ${width}, as ${arrays[0].name})`);
+        throw new RangeError(
+          `${method}: ${name} has length ${array.length}, expected ${n * width} (${n} elements × ${width}, as ${arrays[0].name})`,
+        );
       }
     }
     const all: ArrayArg[] = [...arrays];
