@@ -39,6 +39,9 @@ export default defineConfig({
         // spring-solver/webgpu: Chromium with WebGPU (SwiftShader, software, on a machine without a
         // GPU), which needs --enable-unsafe-webgpu and a secure origin (the test page's localhost).
         // A project of its own, so that the other browser tests run as before without the flag.
+        // three and three/webgpu are pre-bundled together before the first test (one copy of three's
+        // core, and no page reload when Vite finds them mid-run).
+        optimizeDeps: { include: ['three', 'three/webgpu'] },
         test: {
           name: 'webgpu',
           include: ['test/**/*.webgpu.test.ts'],

@@ -32,7 +32,7 @@ const nOption = argv.indexOf('--n');
 const SIZES = nOption >= 0 ? argv[nOption + 1].split(',').map(Number) : [100_000, 1_000_000];
 
 const server = createServer(async (request, response) => {
-  const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
+  const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
   if (path === '/') {
     response.setHeader('Content-Type', 'text/html');
     response.end('<!doctype html><title>webgpu bench</title>');
@@ -52,17 +52,19 @@ const server = createServer(async (request, response) => {
     response.end();
   }
 });
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://localhost:${server.address().port}/`;
+await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+const origin = `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`;
 
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
 try {
   const page = await browser.newPage();
   await page.goto(origin);
   const result = await page.evaluate(async (sizes) => {
-    const { createGpuSolver } = await import('/dist/webgpu/index.js');
-    const reference = await import('/dist/reference/index.js');
-    const adapter = await navigator.gpu.requestAdapter();
+    // served by the server above (a variable, so that the type check does not resolve them)
+    const [webgpuUrl, referenceUrl] = ['/dist/webgpu/index.js', '/dist/reference/index.js'];
+    const { createGpuSolver } = await import(webgpuUrl);
+    const reference = await import(referenceUrl);
+    const adapter = await /** @type {any} */ (navigator).gpu.requestAdapter();
     if (!adapter) return { error: 'no WebGPU adapter' };
     const info = adapter.info;
     const name = [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ') || 'unknown adapter';
@@ -79,8 +81,8 @@ try {
     let readBack = null;
     if (timestamps) {
       querySet = device.createQuerySet({ type: 'timestamp', count: 2 });
-      resolve = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-      readBack = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      resolve = device.createBuffer({ size: 16, usage: 0x0200 | 0x0004 /* QUERY_RESOLVE | COPY_SRC */ });
+      readBack = device.createBuffer({ size: 16, usage: 0x0008 | 0x0001 /* COPY_DST | MAP_READ */ });
     }
     async function gpuTime(run) {
       const encoder = device.createCommandEncoder();
@@ -92,7 +94,7 @@ try {
       encoder.resolveQuerySet(querySet, 0, 2, resolve, 0);
       encoder.copyBufferToBuffer(resolve, 0, readBack, 0, 16);
       device.queue.submit([encoder.finish()]);
-      await readBack.mapAsync(GPUMapMode.READ);
+      await readBack.mapAsync(1 /* GPUMapMode.READ */);
       const [t0, t1] = new BigUint64Array(readBack.getMappedRange().slice(0));
       readBack.unmap();
       return Number(t1 - t0) / 1e6; // ms
@@ -113,6 +115,7 @@ try {
       );
       gpu.write(h, new Float32Array(n).fill(0.1));
       gpu.write(f, new Float32Array(n).fill(2));
+      /** @type {[string, () => void][]} */
       const cases = [
         ['criticalSpringDamper uniform', () => gpu.criticalSpringDamper(x, v, g, q, 0.1, 1 / 60)],
         ['criticalSpringDamper per-element', () => gpu.criticalSpringDamper(x, v, g, q, h, 1 / 60)],
@@ -145,12 +148,14 @@ try {
     const accuracy = [];
     const n = 65_536;
     const state = (seed) => Float32Array.from({ length: n }, (_, i) => 10 * Math.sin(seed * 12.9898 + i * 78.233));
-    for (const [label, p0, p1] of [
+    /** @type {[string, number, number][]} */
+    const accuracyCases = [
       ['critical h 0.1', 0.1, 0],
       ['critical h 0.005', 0.005, 0],
       ['springDamper 2 Hz h 0.3', 2, 0.3],
       ['springDamper 9 Hz h 2', 9, 2],
-    ]) {
+    ];
+    for (const [label, p0, p1] of accuracyCases) {
       for (const dt of [1 / 60, 0.5]) {
         const critical = label.startsWith('critical');
         const [x0, v0, g0, q0] = [state(1), state(2), state(3), state(4)];
@@ -185,7 +190,7 @@ try {
     gpu.dispose();
     return { adapter: name, software, timestamps, rows, accuracy };
   }, SIZES);
-  if (result.error) {
+  if (result.error || !result.rows || !result.accuracy) {
     console.log(`webgpu suite: ${result.error}`);
   } else {
     const label = `${result.adapter}${result.software ? ' (software: not a GPU timing)' : ''}`;
