@@ -58,15 +58,17 @@ fn integralOfXvSeries(dt2: f32, st2: f32) -> f32 {
 // z = s·t² − u² = (ω·t)², signed; under-damped z > 1 (cos, sin), near critical |z| ≤ 1 (the same
 // functions of z as power series), over-damped z < −1 (two exps). halflife 0 is the caller's.
 fn generalCoefficients(u: f32, wnT: f32, t: f32) -> Coef {
-  let st2 = wnT * wnT;
-  let z = (wnT - u) * (wnT + u);
+  // Past ωₙt = 1e18 (u < 1e18: the caller's), s·t² would overflow float32: the spring is
+  // under-damped, and s·t² appears only as ωₙt·ωₙt, applied factor by factor below.
+  let big = wnT > 1e18;
+  let z = select((wnT - u) * (wnT + u), 2.0, big);
   if (z >= -1.0) {
     let e = expNeg(u);
     var C: f32; // cos ωt
     var S: f32; // sin ωt / ωt
     var oneMinusC: f32;
     if (z > 1.0) {
-      let wt = sqrt(z);
+      let wt = sqrt(wnT - u) * sqrt(wnT + u); // √z, without forming z
       let sc = sinCos(wt);
       C = sc.y;
       S = sc.x / wt;
@@ -94,18 +96,20 @@ fn generalCoefficients(u: f32, wnT: f32, t: f32) -> Coef {
     if (z > 1.0 || u > 2.0) {
       // xq = d·(1 − xx)/s with 1 − xx = (1 − e) + e·(1 − C) − e·u·S: here s·t² > 1 and the terms
       // cancel by a factor ≤ 6 (z > 1: S ≤ sin 1; u > 2: 1 − e ≥ 0.86 > e·u·S)
-      xq = 2.0 * u * t * (oneMinusExpNeg(u) + e * oneMinusC - e * u * S) / st2;
+      xq = (2.0 * u * t / wnT) * ((oneMinusExpNeg(u) + e * oneMinusC - e * u * S) / wnT);
     } else {
       // |z| ≤ 1 and d·t ≤ 4: P by its series, as the reference does near critical with small s·t²
       // (there (1 − xx)/s cancels by up to 1/(s·t²))
-      xq = 2.0 * u * t * integralOfXvSeries(2.0 * u, st2);
+      xq = 2.0 * u * t * integralOfXvSeries(2.0 * u, wnT * wnT);
     }
-    return Coef(xx, xv, xq, -(st2 * e * S) / t, e * (C - u * S), 2.0 * u * e * S);
+    // vx = −s·xv = −(s·t²)·e·S/t, in an order that stays finite while e·S is 0
+    return Coef(xx, xv, xq, -(wnT * ((wnT * e * S) / t)), e * (C - u * S), 2.0 * u * e * S);
   }
   // Over-damped: eigenvalues l₁·t = −s·t²/(u + b·t) (no cancellation) and l₂·t = −(u + b·t),
   // l₁ − l₂ = 2b; with e₁ = e^{l₁t} and m = 1 − e^{−2bt}, k = m/(2bt):
   //   xx = e₁·(1 + (s·t²/(u + bt))·k), vv = e₁·(1 − (u + bt)·k), xv = t·e₁·k,
   //   xq = d·∫xv = 2u·t·(φ₁(l₁t) − φ₁(l₂t))/(2bt)   (the reference's ((a+b)e₁ + l₁e₂)/2b … rearranged)
+  let st2 = wnT * wnT; // < u² < 1e36 here
   let bt = sqrt(-z);
   let ab = u + bt;
   let m1 = st2 / ab;
@@ -121,5 +125,8 @@ fn frequencyHalflifeCoefficients(f: f32, h: f32, t: f32, twoLn2T: f32, twoPiT: f
   if (!(h >= MIN_HALFLIFE) || !(twoLn2T < h * 1e18)) {
     return Coef(1.0, 0.0, t, 0.0, 0.0, 1.0);
   }
-  return generalCoefficients(twoLn2T / h, f * twoPiT, t);
+  // ωₙt past 1e30 (a frequency near float32's largest, over a long dt) is held at 1e30: its phase
+  // means nothing in float32 long before, and the coefficients stay finite
+  let wnT = select(f * twoPiT, 1e30, twoPiT > 1e-8 && f > 1e30 / twoPiT);
+  return generalCoefficients(twoLn2T / h, wnT, t);
 }

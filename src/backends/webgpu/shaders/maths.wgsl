@@ -90,7 +90,9 @@ fn phi2(u: f32) -> f32 {
 // |r| ≤ π/4 (sin to degree 11, cos to degree 12: truncation below 1.2e-10).
 fn sinCos(p: f32) -> vec2<f32> {
   let k = round(p * TWO_OVER_PI);
-  let r = ((p - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
+  // past k = 2^15 the reduction is no longer exact (nor is p, past 2^24): r is kept in range, so
+  // sin and cos stay within [−1, 1]
+  let r = clamp(((p - k * PIO2_1) - k * PIO2_2) - k * PIO2_3, -0.7853982, 0.7853982);
   let r2 = r * r;
   var s = 1.0 - r2 / 110.0;
   s = 1.0 - r2 / 72.0 * s;
