@@ -266,9 +266,10 @@ export class GpuSolver {
     const packed = this.temporary(array.length, BufferUsage.STORAGE | BufferUsage.COPY_DST);
     this.device.queue.writeBuffer(packed.buffer, 0, data);
     const encoder = this.device.createCommandEncoder();
-    this.encode(encoder, this.copyDispatch(array, packed));
+    const uniforms = this.encode(encoder, this.copyDispatch(array, packed));
     this.device.queue.submit([encoder.finish()]);
     packed.buffer.destroy();
+    uniforms.destroy();
   }
 
   /**
@@ -289,14 +290,16 @@ export class GpuSolver {
     const staging = this.device.createBuffer({ size: bytes, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder();
     let packed: GpuArray | null = null;
+    let uniforms: GpuBuffer | null = null;
     if (array.packed) {
       encoder.copyBufferToBuffer(array.buffer, 4 * array.offset, staging, 0, bytes);
     } else {
       packed = this.temporary(array.length, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
-      this.encode(encoder, this.copyDispatch(packed, array));
+      uniforms = this.encode(encoder, this.copyDispatch(packed, array));
       encoder.copyBufferToBuffer(packed.buffer, 0, staging, 0, bytes);
     }
     this.device.queue.submit([encoder.finish()]);
+    uniforms?.destroy();
     try {
       await staging.mapAsync(MAP_READ);
       return new Float32Array(staging.getMappedRange().slice(0));
@@ -606,12 +609,13 @@ export class GpuSolver {
       return;
     }
     const encoder = this.device.createCommandEncoder();
-    this.encode(encoder, call);
+    const uniforms = this.encode(encoder, call);
     this.device.queue.submit([encoder.finish()]);
+    uniforms.destroy(); // freed once the submitted work is done (a recorded call's goes with the garbage)
   }
 
-  /** Records `call` as one compute pass into `encoder`. */
-  private encode(encoder: GpuCommandEncoder, call: Dispatch): void {
+  /** Records `call` as one compute pass into `encoder`; returns the call's uniform buffer. */
+  private encode(encoder: GpuCommandEncoder, call: Dispatch): GpuBuffer {
     // One binding per distinct buffer (see shader-source.ts)
     const buffers: GpuBuffer[] = [];
     const slots: SlotSource[] = call.operands.map((operand, slot) => {
@@ -657,6 +661,7 @@ export class GpuSolver {
     pass.setBindGroup(0, bindGroup);
     pass.dispatchWorkgroups(x, y);
     pass.end();
+    return uniforms;
   }
 
   private pipeline(shape: ShaderShape): ReturnType<GpuDevice['createComputePipeline']> {
