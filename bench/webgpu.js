@@ -123,7 +123,27 @@ try {
         ['springDamper per-element', () => gpu.springDamper(x, v, g, q, f, h, 1 / 60)],
         ['damper uniform', () => gpu.damper(x, g, 0.1, 1 / 60)],
       ];
+      // n / 4 quaternions (and n / 4 angular velocities in v's first 3n / 4 floats)
+      const bones = Math.floor(n / 4);
+      const [qq, ww, qg, hb] = [
+        gpu.wrap(x.buffer, { length: 4 * bones }),
+        gpu.wrap(v.buffer, { length: 3 * bones }),
+        gpu.wrap(g.buffer, { length: 4 * bones }),
+        gpu.wrap(h.buffer, { length: bones }),
+      ];
+      const unit = new Float32Array(4 * bones);
+      for (let i = 0; i < bones; i++) unit.set([0, Math.SQRT1_2, 0, Math.SQRT1_2], 4 * i);
+      cases.push(['quatSimpleSpringDamper uniform (n/4 bones)', () => gpu.quatSimpleSpringDamper(qq, ww, qg, 0.1, 1 / 60)]);
+      cases.push(['quatSimpleSpringDamper per-bone (n/4 bones)', () => gpu.quatSimpleSpringDamper(qq, ww, qg, hb, 1 / 60)]);
+      const setQuats = () => {
+        gpu.write(qq, unit);
+        gpu.write(
+          qg,
+          unit.map((c, k) => (k % 4 === 0 ? c : k % 4 === 3 ? 1 : 0)),
+        );
+      };
       for (const [kernel, run] of cases) {
+        if (kernel.startsWith('quat')) setQuats(); // unit quaternions in x and g (the linear rows left them arbitrary)
         await wallTime(run, 3); // pipelines compiled, memory touched
         const wall = [];
         const stamps = [];
@@ -200,7 +220,7 @@ try {
     );
     for (const r of result.rows) {
       console.log(
-        `${r.kernel.padEnd(33)} | ${String(r.n).padStart(9)} | ${r.gpuMs === null ? '          —' : r.gpuMs.toFixed(3).padStart(11)} | ${r.wallMs.toFixed(3).padStart(12)} | ${`${(r.cpuPathBytesPerFrame / 1e6).toFixed(2)} MB`.padStart(21)} | ${'176 B (uniforms)'.padStart(21)} | ${label}`,
+        `${r.kernel.padEnd(43)} | ${String(r.n).padStart(9)} | ${r.gpuMs === null ? '          —' : r.gpuMs.toFixed(3).padStart(11)} | ${r.wallMs.toFixed(3).padStart(12)} | ${`${(r.cpuPathBytesPerFrame / 1e6).toFixed(2)} MB`.padStart(21)} | ${'176 B (uniforms)'.padStart(21)} | ${label}`,
       );
     }
     console.log('\nworst |gpu − reference| / (1 + |reference|), x and v, 65,536 elements, the same parameters:');
