@@ -216,7 +216,7 @@ try {
     const label = `${result.adapter}${result.software ? ' (software: not a GPU timing)' : ''}`;
     console.log(`adapter: ${label}; timestamp queries: ${result.timestamps ? 'yes' : 'no'}`);
     console.log(
-      'kernel                            |         N | GPU ms/call | wall ms/call | CPU path upload/frame | GPU path upload/frame | adapter',
+      'kernel                                      |         N | GPU ms/call | wall ms/call | CPU path upload/frame | GPU path upload/frame | adapter',
     );
     for (const r of result.rows) {
       console.log(
