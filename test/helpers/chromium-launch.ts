@@ -12,3 +12,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+/**
+ * What Chromium adds for WebGPU (the webgpu test project and benchmark): without a GPU, headless
+ * Chromium exposes WebGPU through SwiftShader (adapter "google swiftshader", software) only with
+ * this flag, and only to a secure origin (http://localhost is one).
+ */
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];

@@ -57,3 +57,23 @@ export const PARITY_TOLERANCE = 1e-5;
  * (scalar wasm vs JS). A wrong coefficient or a skipped call moves values by ≥ 1e-2.
  */
 export const SCENARIO_TOLERANCE = 2e-5;
+
+/**
+ * spring-solver/webgpu against the float64 reference, per unit of (1 + the largest magnitude the
+ * value had on its float64 trajectory): issue 28's target. WGSL has no float64, so the per-element
+ * coefficients are float32 functions of u = a·dt and ω·dt. Float32 rounding of the inputs alone
+ * (dt, halflife, frequency: 2^-24 each) moves u and ω·dt by that relative amount, which moves the
+ * exact result by ≤ (u²e^{−u} + ω·dt·e^{−ζ·ω·dt})·2^-24 of the state's magnitude: at most
+ * (0.54 + 1/(e·ζ))·2^-24 ≈ 4.7e-7 with the tested ζ ≥ 0.05; the kernels' own float32 evaluation
+ * (≤ ~20 roundings of the same terms) is of that order too. 1e-5 is 20 times that bound, and far
+ * below any error in the maths (a wrong coefficient or regime).
+ *
+ * Where the result is far more sensitive than the state's magnitude (a velocity vx·(x − g) at a zero
+ * of sin ω·dt, with vx ∝ s·dt: a fast spring sampled between its peaks), the bound is the value's
+ * own sensitivity: GPU_INPUT_ROUNDINGS × Σ |change of the exact float64 result when dt, the
+ * halflife or the frequency moves by one float32 rounding (×(1 + 2^-24))|. The kernel forms ω·dt
+ * with ≤ 5 roundings of that size (2π·dt, f·2π·dt, its square, s·dt² − u², the square root), so
+ * 8 covers it.
+ */
+export const GPU_PARITY_TOLERANCE = 1e-5;
+export const GPU_INPUT_ROUNDINGS = 8;
