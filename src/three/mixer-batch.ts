@@ -1,0 +1,599 @@
+/**
+ * Every AnimationMixer's update(dt) of a crowd in one kernel call: the per-action half of
+ * three.js's AnimationMixer.update (times, loops, fades, warps, weights, events) runs three's own
+ * action code in JS, action by action, as the mixer would; the per-track half (keyframe search from
+ * a cached cursor, interpolation, the weighted accumulation of the actions into each property,
+ * PropertyMixer.apply) runs in one call of assembly/kernels/mixer-sampling.ts over every mixer
+ * (reference src/reference/mixer-sampling.ts), in float64 as three's PropertyMixer buffers; then
+ * each property that changed is written through its own PropertyBinding.setValue, as three's
+ * apply does. Bit for bit three's mixer.update.
+ *
+ * While attached, each mixer's PropertyMixer buffers and the kernel-taken interpolants' caches live
+ * in solver memory (copied from three's at construction and refresh, and back at refresh and
+ * dispose); the mixer's own `update` runs its share of the batch (so `mixer.setTime` and code that
+ * calls `mixer.update` stay exact), and its `_activateAction` is wrapped to copy an original state
+ * three saves (a `play()`) into solver memory. Tracks the kernel does not take (string and boolean
+ * tracks, interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear, e.g.
+ * GLTFLoader's cubic spline) are left to three's own interpolant and PropertyMixer, per property.
+ */
+import {
+  AdditiveAnimationBlendMode,
+  CubicInterpolant,
+  DiscreteInterpolant,
+  LinearInterpolant,
+  PropertyMixer,
+  QuaternionLinearInterpolant,
+  WrapAroundEnding,
+  ZeroSlopeEnding,
+  type AnimationMixer,
+} from 'three';
+import type { Solver, SolverBase } from '../api/solver.js';
+import { float64Array, int32View } from '../api/skeleton-kernel.js';
+import { sampleMixersCall } from '../api/mixer-kernel.js';
+import { checkDt } from '../core/dt.js';
+import { describe } from '../core/validate.js';
+import {
+  ACTION_FLOATS,
+  ACTION_INTS,
+  APPLY_INTS,
+  ENDING_WRAP_AROUND,
+  ENDING_ZERO_CURVATURE,
+  ENDING_ZERO_SLOPE,
+  KIND_CUBIC,
+  KIND_DISCRETE,
+  KIND_LINEAR,
+  KIND_QUATERNION,
+  MIX_LERP,
+  MIX_SLERP,
+  RECORD_FLOATS,
+  RECORD_INTS,
+  R_BLOCK,
+  R_CACHED,
+  R_KEYS,
+  R_KIND,
+  R_MIX,
+  R_OFFSET_NEXT,
+  R_OFFSET_PREV,
+  R_SIZE,
+  R_TIMES,
+  R_VALUES,
+  type MixerArrays,
+} from '../reference/mixer-sampling.js';
+import { OwnedArrays } from '../stateful/owned-arrays.js';
+import { checkArgumentCount, checkFree, checkSolver, hold, release } from './checks.js';
+import {
+  batchInternals,
+  controlAction,
+  wrapMixer,
+  type ActionInternals,
+  type BatchMixerInternals,
+  type InterpolantInternals,
+  type PropertyMixerInternals,
+} from './mixer-bindings.js';
+
+/** One action of a mixer: its kernel records and the tracks left to three. */
+interface ActionEntry {
+  first: number;
+  count: number;
+  /** Track indices whose property three's own code accumulates. */
+  three: number[];
+}
+
+/** One mixer as laid out. */
+interface MixerEntry {
+  mixer: BatchMixerInternals;
+  actions: Map<ActionInternals, ActionEntry>;
+  /** Kernel-taken PropertyMixers, in the order of their apply entries, and each one's block. */
+  kernel: PropertyMixerInternals[];
+  blocks: number[];
+  /** PropertyMixers left to three. */
+  three: PropertyMixerInternals[];
+  known: Set<PropertyMixerInternals>;
+  firstApply: number;
+  actionCount: number;
+  bindingCount: number;
+  /** An action unknown to the layout was activated: its new bindings are applied by three until the next layout. */
+  stale: boolean;
+  unwrap: () => void;
+}
+
+/** The kernel's interpolant kind of an interpolant, or −1 (left to three). */
+function interpolantKind(interpolant: InterpolantInternals): number {
+  const c = (interpolant as { constructor?: unknown }).constructor;
+  if (c === LinearInterpolant) return KIND_LINEAR;
+  if (c === QuaternionLinearInterpolant) return interpolant.valueSize % 4 === 0 ? KIND_QUATERNION : -1;
+  if (c === DiscreteInterpolant) return KIND_DISCRETE;
+  if (c === CubicInterpolant) return KIND_CUBIC;
+  return -1;
+}
+
+/** The kernel's mix of a PropertyMixer (three's numeric _lerp or quaternion _slerp), or −1 (left to three). */
+function mixKind(pm: PropertyMixerInternals): number {
+  const proto = PropertyMixer.prototype as unknown as Record<string, unknown>;
+  if (!(pm.buffer instanceof Float64Array)) return -1;
+  if (pm._mixBufferRegion === proto._lerp && pm._mixBufferRegionAdditive === proto._lerpAdditive) return MIX_LERP;
+  if (pm._mixBufferRegion === proto._slerp && pm._mixBufferRegionAdditive === proto._slerpAdditive && pm.valueSize === 4) return MIX_SLERP;
+  return -1;
+}
+
+/** The kernel's code of an interpolant ending (three's switch: ZeroSlope, WrapAround, else zero curvature). */
+function ending(value: number): number {
+  return value === ZeroSlopeEnding ? ENDING_ZERO_SLOPE : value === WrapAroundEnding ? ENDING_WRAP_AROUND : ENDING_ZERO_CURVATURE;
+}
+
+/** Floats of a block: the two cumulative weights, then the six regions of the buffer. */
+function blockLength(valueSize: number): number {
+  return 2 + 6 * valueSize;
+}
+
+/**
+ * Every AnimationMixer's `update(dt)` of a crowd in one call, bit for bit three's: the actions keep
+ * three's whole API (`clipAction`, `play`, `crossFadeTo`, loops, weights, time scales, events);
+ * the keyframe sampling and blending of every mixer runs in one kernel call.
+ * @example
+ * ```ts
+ * import type { AnimationMixer } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { MixerBatch } from 'spring-solver/three';
+ * declare const mixers: AnimationMixer[]; // one per character, actions played as usual
+ * const solver = await createSolver();
+ * const batch = new MixerBatch(solver, mixers);
+ * batch.update(1 / 60); // each frame, instead of: for (const m of mixers) m.update(1 / 60)
+ * ```
+ * @group Animation
+ */
+export class MixerBatch {
+  /** The mixers, in order. */
+  readonly mixers: readonly AnimationMixer[];
+  private readonly solver: SolverBase;
+  private owned: OwnedArrays;
+  private entries: MixerEntry[] = [];
+  private arrays: MixerArrays | null = null;
+  private run: (nActions: number, firstApply: number, nApplies: number) => void = () => {};
+  private readonly weightOut = new Float64Array(1);
+  private relayout = false;
+  private disposed = false;
+
+  /**
+   * Takes over the per-track work of `mixers` (three.js AnimationMixers, one per character, any
+   * clips) until dispose(). Their actions are laid out as they are now: call `refresh()` after
+   * adding clips or actions (a new action played is also picked up at the next update).
+   * @example
+   * ```ts
+   * import { AnimationMixer, type AnimationClip, type Object3D } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { MixerBatch } from 'spring-solver/three';
+   * declare const characters: Object3D[];
+   * declare const walk: AnimationClip;
+   * const mixers = characters.map((c) => new AnimationMixer(c));
+   * for (const m of mixers) m.clipAction(walk).play();
+   * const solver = await createSolver();
+   * const batch = new MixerBatch(solver, mixers);
+   * ```
+   */
+  constructor(solver: Solver, mixers: readonly AnimationMixer[]) {
+    const method = 'MixerBatch';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments
+    checkArgumentCount(method, arguments.length, ['solver', 'mixers']);
+    this.solver = checkSolver(method, solver);
+    if (!Array.isArray(mixers) || mixers.length === 0)
+      throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
+    const seen = new Map<AnimationMixer, number>();
+    mixers.forEach((mixer, m) => {
+      batchInternals(method, `mixers[${m}]`, mixer);
+      const before = seen.get(mixer);
+      if (before !== undefined) throw new RangeError(`${method}: mixers[${m}] is mixers[${before}]; a mixer can be in a batch once`);
+      seen.set(mixer, m);
+      checkFree(method, `mixers[${m}]`, mixer);
+    });
+    this.mixers = [...mixers];
+    this.owned = new OwnedArrays(this.solver);
+    this.layout(method, false);
+    hold(this.mixers, 'attached to a MixerBatch');
+  }
+
+  /**
+   * How many tracks (one track of one action, every action of every mixer) the kernel samples, and
+   * how many are left to three's own interpolants and PropertyMixers (string and boolean tracks,
+   * interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear, and every track of
+   * a property that one of those animates too).
+   * @example
+   * ```ts
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * console.log(batch.tracks); // e.g. { kernel: 75000, three: 0 }
+   * ```
+   */
+  get tracks(): { kernel: number; three: number } {
+    let kernel = 0,
+      three = 0;
+    for (const e of this.entries) {
+      for (const entry of e.actions.values()) {
+        kernel += entry.count;
+        three += entry.three.length;
+      }
+    }
+    return { kernel, three };
+  }
+
+  /**
+   * Advances every mixer by `dt` seconds (times its `timeScale`), as each `mixer.update(dt)`
+   * would, and writes the animated properties that changed.
+   * @example
+   * ```ts
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * batch.update(1 / 60); // dt in seconds, before rendering
+   * ```
+   */
+  update(dt: number): void {
+    const method = 'MixerBatch.update';
+    this.checkUsable(method);
+    checkDeltaTime(this, method, dt);
+    this.advance(0, this.entries.length, dt);
+  }
+
+  /**
+   * Lays out the mixers' actions and bindings again (after `clipAction` of new clips, or
+   * `uncacheClip`/`uncacheAction`); the state of every action, interpolant and property carries over.
+   * @example
+   * ```ts
+   * import type { AnimationClip, AnimationMixer } from 'three';
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * declare const mixers: AnimationMixer[];
+   * declare const jump: AnimationClip;
+   * for (const m of mixers) m.clipAction(jump); // a new clip for everyone
+   * batch.refresh();
+   * ```
+   */
+  refresh(): void {
+    const method = 'MixerBatch.refresh';
+    this.checkUsable(method);
+    this.layout(method, true);
+  }
+
+  /**
+   * Gives the mixers back: their state is copied back to three's objects and `mixer.update` runs
+   * three's own code again. Idempotent.
+   * @example
+   * ```ts
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * batch.dispose(); // the mixers update themselves again
+   * ```
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (!this.solver.isDisposed()) this.writeBack();
+    for (const e of this.entries) e.unwrap();
+    this.entries = [];
+    this.arrays = null;
+    this.owned.release();
+    release(this.mixers);
+  }
+
+  private checkUsable(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this MixerBatch has been disposed`);
+    this.solver.checkLive(method);
+  }
+
+  /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
+  private advance(from: number, to: number, dt: number): void {
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      if (e.stale || e.mixer._actions.length !== e.actionCount || e.mixer._bindings.length !== e.bindingCount) this.relayout = true;
+    }
+    if (this.relayout) this.layout('MixerBatch.update', true);
+    const a = this.arrays!;
+    const ints = a.actionInts;
+    const floats = a.actionFloats;
+    const out = this.weightOut;
+    let n = 0;
+    const accuIndices: number[] = [];
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      const mixer = e.mixer;
+      // AnimationMixer.update
+      const deltaTime = dt * mixer.timeScale;
+      const time = (mixer.time += deltaTime);
+      const timeDirection = Math.sign(deltaTime);
+      const accuIndex = (mixer._accuIndex ^= 1);
+      accuIndices.push(accuIndex);
+      const actions = mixer._actions;
+      const nActions = mixer._nActiveActions;
+      for (let i = 0; i !== nActions; ++i) {
+        const action = actions[i]!;
+        const clipTime = controlAction(action, time, deltaTime, timeDirection, out);
+        const weight = out[0]!;
+        if (!(weight > 0)) continue;
+        const entry = e.actions.get(action)!;
+        const additive = action.blendMode === AdditiveAnimationBlendMode;
+        if (entry.count > 0) {
+          const settings = action._interpolantSettings;
+          ints[ACTION_INTS * n] = entry.first;
+          ints[ACTION_INTS * n + 1] = entry.count;
+          ints[ACTION_INTS * n + 2] = (additive ? 1 : 0) | (ending(settings.endingStart) << 4) | (ending(settings.endingEnd) << 8);
+          ints[ACTION_INTS * n + 3] = accuIndex;
+          floats[ACTION_FLOATS * n] = clipTime;
+          floats[ACTION_FLOATS * n + 1] = weight;
+          n++;
+        }
+        for (const j of entry.three) {
+          action._interpolants[j]!.evaluate(clipTime);
+          if (additive) action._propertyBindings[j]!.accumulateAdditive(weight);
+          else action._propertyBindings[j]!.accumulate(accuIndex, weight);
+        }
+      }
+    }
+    const firstApply = this.entries[from]!.firstApply;
+    const end = to < this.entries.length ? this.entries[to]!.firstApply : a.changed.length;
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      const accuIndex = accuIndices[m - from]!;
+      for (let k = 0; k < e.kernel.length; k++) a.applyInts[APPLY_INTS * (e.firstApply + k) + 3] = accuIndex;
+    }
+    this.run(n, firstApply, end - firstApply);
+    const blocks = a.blocks;
+    const changed = a.changed;
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      const accuIndex = accuIndices[m - from]!;
+      // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
+      const kernel = e.kernel;
+      for (let k = 0; k < kernel.length; k++) {
+        if (changed[e.firstApply + k] === 0) continue;
+        const pm = kernel[k]!;
+        if (pm.useCount === 0) continue;
+        const size = pm.valueSize;
+        pm.binding.setValue(blocks, e.blocks[k]! + 2 + accuIndex * size + size);
+      }
+      for (const pm of e.three) if (pm.useCount > 0) pm.apply(accuIndex);
+      if (e.stale) {
+        // bindings of an action activated during this update, new to the layout: three's own apply
+        const bindings = e.mixer._bindings;
+        for (let i = 0; i < e.mixer._nActiveBindings; i++) if (!e.known.has(bindings[i]!)) bindings[i]!.apply(accuIndex);
+      }
+    }
+  }
+
+  /** Copies the kernel's state (property buffers, interpolant caches) back to three's objects. */
+  private writeBack(): void {
+    const a = this.arrays;
+    if (a === null) return;
+    for (const e of this.entries) {
+      e.kernel.forEach((pm, k) => {
+        const b = e.blocks[k]!;
+        pm.cumulativeWeight = a.blocks[b]!;
+        pm.cumulativeWeightAdditive = a.blocks[b + 1]!;
+        pm.buffer.set(a.blocks.subarray(b + 2, b + 2 + pm.buffer.length));
+      });
+      for (const [action, entry] of e.actions) {
+        let r = entry.first;
+        action._interpolants.forEach((interpolant, j) => {
+          if (entry.three.includes(j)) return;
+          const R = RECORD_INTS * r;
+          interpolant._cachedIndex = a.recordInts[R + R_CACHED]!;
+          if (a.recordInts[R + R_KIND] === KIND_CUBIC) {
+            interpolant._weightPrev = a.recordFloats[RECORD_FLOATS * r]!;
+            interpolant._weightNext = a.recordFloats[RECORD_FLOATS * r + 1]!;
+            interpolant._offsetPrev = a.recordInts[R + R_OFFSET_PREV]!;
+            interpolant._offsetNext = a.recordInts[R + R_OFFSET_NEXT]!;
+          }
+          r++;
+        });
+      }
+    }
+  }
+
+  /**
+   * Lays out every mixer's actions and bindings in solver memory from three's objects (after
+   * copying the current state back to them when `again`); checks every track first, so a bad one
+   * leaves everything as it was.
+   */
+  private layout(method: string, again: boolean): void {
+    // checks first: nothing is changed by a refused layout
+    const plans = this.mixers.map((mixer, m) => planMixer(method, `mixers[${m}]`, batchInternals(method, `mixers[${m}]`, mixer)));
+    if (again) {
+      this.writeBack();
+      for (const e of this.entries) e.unwrap();
+      this.owned.release();
+      this.owned = new OwnedArrays(this.solver);
+    }
+    this.relayout = false;
+    const alloc = (length: number): Float32Array => this.owned.alloc(length);
+    // sizes
+    let nRecords = 0,
+      nBlocks = 0,
+      nApplies = 0,
+      nActions = 0;
+    const keyArrays = new Map<ArrayLike<number>, number>();
+    let nKeys = 0;
+    for (const plan of plans) {
+      nActions += plan.mixer._actions.length;
+      for (const pm of plan.kernel) {
+        nBlocks += blockLength(pm.valueSize);
+        nApplies++;
+      }
+      for (const action of plan.mixer._actions) {
+        action._interpolants.forEach((interpolant, j) => {
+          if (!plan.kernel.has(action._propertyBindings[j]!)) return;
+          nRecords++;
+          for (const keys of [interpolant.parameterPositions, interpolant.sampleValues]) {
+            if (keyArrays.has(keys)) continue;
+            keyArrays.set(keys, nKeys);
+            nKeys += keys.length;
+          }
+        });
+      }
+    }
+    const a: MixerArrays = {
+      actionInts: int32View(alloc(ACTION_INTS * Math.max(1, nActions))),
+      actionFloats: float64Array(alloc, ACTION_FLOATS * Math.max(1, nActions)),
+      recordInts: int32View(alloc(RECORD_INTS * Math.max(1, nRecords))),
+      recordFloats: float64Array(alloc, RECORD_FLOATS * Math.max(1, nRecords)),
+      keys: float64Array(alloc, Math.max(1, nKeys)),
+      blocks: float64Array(alloc, Math.max(1, nBlocks)),
+      applyInts: int32View(alloc(APPLY_INTS * Math.max(1, nApplies))),
+      changed: int32View(alloc(Math.max(1, nApplies))).subarray(0, nApplies),
+    };
+    for (const [keys, at] of keyArrays) a.keys.set(keys, at);
+    let record = 0,
+      block = 0,
+      apply = 0;
+    const entries: MixerEntry[] = [];
+    plans.forEach((plan, m) => {
+      const mixer = plan.mixer;
+      const blockOf = new Map<PropertyMixerInternals, number>();
+      const kernel: PropertyMixerInternals[] = [];
+      const blocks: number[] = [];
+      const firstApply = apply;
+      for (const pm of mixer._bindings) {
+        if (!plan.kernel.has(pm)) continue;
+        const size = pm.valueSize;
+        blockOf.set(pm, block);
+        kernel.push(pm);
+        blocks.push(block);
+        a.blocks[block] = pm.cumulativeWeight;
+        a.blocks[block + 1] = pm.cumulativeWeightAdditive;
+        a.blocks.set(pm.buffer, block + 2);
+        a.applyInts.set([block, size, mixKind(pm), mixer._accuIndex], APPLY_INTS * apply);
+        block += blockLength(size);
+        apply++;
+      }
+      const actions = new Map<ActionInternals, ActionEntry>();
+      for (const action of mixer._actions) {
+        const entry: ActionEntry = { first: record, count: 0, three: [] };
+        action._interpolants.forEach((interpolant, j) => {
+          const pm = action._propertyBindings[j]!;
+          const at = blockOf.get(pm);
+          if (at === undefined) {
+            entry.three.push(j);
+            return;
+          }
+          const R = RECORD_INTS * record;
+          const kind = interpolantKind(interpolant);
+          a.recordInts[R + R_KIND] = kind;
+          a.recordInts[R + R_TIMES] = keyArrays.get(interpolant.parameterPositions)!;
+          a.recordInts[R + R_KEYS] = interpolant.parameterPositions.length;
+          a.recordInts[R + R_VALUES] = keyArrays.get(interpolant.sampleValues)!;
+          a.recordInts[R + R_SIZE] = interpolant.valueSize;
+          a.recordInts[R + R_BLOCK] = at;
+          a.recordInts[R + R_CACHED] = interpolant._cachedIndex;
+          a.recordInts[R + R_MIX] = mixKind(pm);
+          if (kind === KIND_CUBIC) {
+            a.recordFloats[RECORD_FLOATS * record] = interpolant._weightPrev!;
+            a.recordFloats[RECORD_FLOATS * record + 1] = interpolant._weightNext!;
+            a.recordInts[R + R_OFFSET_PREV] = interpolant._offsetPrev!;
+            a.recordInts[R + R_OFFSET_NEXT] = interpolant._offsetNext!;
+          }
+          record++;
+          entry.count++;
+        });
+        actions.set(action, entry);
+      }
+      const e: MixerEntry = {
+        mixer,
+        actions,
+        kernel,
+        blocks,
+        three: mixer._bindings.filter((pm) => !plan.kernel.has(pm)),
+        known: new Set(mixer._bindings),
+        firstApply,
+        actionCount: mixer._actions.length,
+        bindingCount: mixer._bindings.length,
+        stale: false,
+        unwrap: () => {},
+      };
+      e.unwrap = wrapMixer(
+        mixer,
+        (action, before) => {
+          if (!e.actions.has(action)) {
+            e.stale = true;
+            return;
+          }
+          // three saved the original state of the bindings it activated (PropertyMixer.saveOriginalState)
+          action._propertyBindings.forEach((pm, j) => {
+            const k = e.kernel.indexOf(pm);
+            if (before[j] !== 0 || k < 0 || this.arrays === null) return;
+            const b = e.blocks[k]!;
+            this.arrays.blocks[b] = pm.cumulativeWeight;
+            this.arrays.blocks[b + 1] = pm.cumulativeWeightAdditive;
+            this.arrays.blocks.set(pm.buffer, b + 2);
+          });
+        },
+        (deltaTime) => {
+          const method = 'AnimationMixer.update (in a MixerBatch)';
+          this.checkUsable(method);
+          checkDeltaTime(this, method, deltaTime);
+          this.advance(m, m + 1, deltaTime);
+        },
+      );
+      entries.push(e);
+    });
+    this.entries = entries;
+    this.arrays = a;
+    this.run = sampleMixersCall(this.solver, a);
+  }
+}
+
+/** What one mixer's layout takes: its internals and the PropertyMixers the kernel takes. */
+interface MixerPlan {
+  mixer: BatchMixerInternals;
+  kernel: Set<PropertyMixerInternals>;
+}
+
+/**
+ * The PropertyMixers of `mixer` the kernel takes: numeric or quaternion ones whose every track (in
+ * every action of the mixer) has an interpolant the kernel computes, bound to the PropertyMixer's
+ * buffer. Every numeric track is checked: finite keys, times in order.
+ */
+function planMixer(method: string, name: string, mixer: BatchMixerInternals): MixerPlan {
+  const kernel = new Set<PropertyMixerInternals>();
+  const refused = new Set<PropertyMixerInternals>();
+  for (const pm of mixer._bindings) (mixKind(pm) >= 0 ? kernel : refused).add(pm);
+  for (const action of mixer._actions) {
+    const clip = action._clip;
+    action._interpolants.forEach((interpolant, j) => {
+      const pm = action._propertyBindings[j];
+      const track = clip.tracks[j];
+      const where = `${name}'s clip ${JSON.stringify(clip.name)} track ${JSON.stringify(track?.name)}`;
+      checkKeys(method, where, interpolant);
+      if (pm === undefined) return;
+      const fits =
+        interpolantKind(interpolant) >= 0 && interpolant.resultBuffer === pm.buffer && interpolant.valueSize === pm.valueSize;
+      if (!fits) refused.add(pm);
+    });
+  }
+  for (const pm of refused) kernel.delete(pm);
+  return { mixer, kernel };
+}
+
+/**
+ * A finite number of seconds, as three's mixer.update takes it (negative: played backwards); a
+ * large positive one warns as checkDt does.
+ */
+function checkDeltaTime(owner: object, method: string, dt: unknown): void {
+  if (typeof dt !== 'number') throw new TypeError(`${method}: dt must be a number, got ${describe(dt)}`);
+  if (!Number.isFinite(dt)) throw new RangeError(`${method}: dt is ${dt}; it must be finite (seconds)`);
+  if (dt > 0) checkDt(owner, method, dt);
+}
+
+/** Finite keyframe times in ascending order and finite numeric values, or a RangeError naming the track. */
+function checkKeys(method: string, where: string, interpolant: InterpolantInternals): void {
+  const times = interpolant.parameterPositions;
+  const values = interpolant.sampleValues;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    if (typeof t !== 'number' || !Number.isFinite(t))
+      throw new RangeError(`${method}: ${where}: times[${i}] is ${String(t)}; keyframe times must be finite`);
+    if (i > 0 && t < times[i - 1]!)
+      throw new RangeError(`${method}: ${where}: times[${i}] is ${t}, before times[${i - 1}] = ${times[i - 1]}; keyframe times must be in ascending order`);
+  }
+  if (!ArrayBuffer.isView(values)) return; // string and boolean tracks: left to three
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) throw new RangeError(`${method}: ${where}: values[${i}] is ${v}; keyframe values must be finite`);
+  }
+}
