@@ -21,11 +21,16 @@ import {
   CubicInterpolant,
   DiscreteInterpolant,
   LinearInterpolant,
+  PropertyBinding,
   PropertyMixer,
   QuaternionLinearInterpolant,
   WrapAroundEnding,
   ZeroSlopeEnding,
   type AnimationMixer,
+  type Euler,
+  type Object3D,
+  type Quaternion,
+  type Vector3,
 } from 'three';
 import type { Solver, SolverBase } from '../api/solver.js';
 import { float64Array, int32View } from '../api/skeleton-kernel.js';
@@ -60,10 +65,12 @@ import {
   type MixerArrays,
 } from '../reference/mixer-sampling.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
+import { setQuaternionAndEuler } from './object-writes.js';
 import { checkArgumentCount, checkFree, checkSolver, hold, release } from './checks.js';
 import {
   batchInternals,
   controlAction,
+  fastTarget,
   wrapMixer,
   type ActionInternals,
   type BatchMixerInternals,
@@ -86,6 +93,17 @@ interface MixerEntry {
   /** Kernel-taken PropertyMixers, in the order of their apply entries, and each one's block. */
   kernel: PropertyMixerInternals[];
   blocks: number[];
+  /**
+   * How each is written: null by its binding's setValue; else the Object3D whose position or scale
+   * (a Vector3) or quaternion (then `euler` is its rotation) three's setter writes.
+   */
+  /** 1 where the PropertyMixer is in use (three's useCount > 0: applied), kept by the wrapped activation methods. */
+  active: Uint8Array;
+  /** The value size of each. */
+  sizes: Int32Array;
+  /** Index in `kernel` of each kernel-taken PropertyMixer. */
+  index: Map<PropertyMixerInternals, number>;
+  writes: ({ object: Object3D; vector: Vector3 | null; quaternion: Quaternion | null; euler: Euler | null } | null)[];
   /** PropertyMixers left to three. */
   three: PropertyMixerInternals[];
   known: Set<PropertyMixerInternals>;
@@ -342,12 +360,21 @@ export class MixerBatch {
       const accuIndex = accuIndices[m - from]!;
       // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
       const kernel = e.kernel;
+      const active = e.active;
+      const sizes = e.sizes;
       for (let k = 0; k < kernel.length; k++) {
-        if (changed[e.firstApply + k] === 0) continue;
-        const pm = kernel[k]!;
-        if (pm.useCount === 0) continue;
-        const size = pm.valueSize;
-        pm.binding.setValue(blocks, e.blocks[k]! + 2 + accuIndex * size + size);
+        if (changed[e.firstApply + k] === 0 || active[k] === 0) continue;
+        const size = sizes[k]!;
+        const at = e.blocks[k]! + 2 + accuIndex * size + size;
+        const write = e.writes[k]!;
+        if (write === null) {
+          kernel[k]!.binding.setValue(blocks, at);
+          continue;
+        }
+        // PropertyBinding's setter: resolvedProperty.fromArray(buffer, offset), then matrixWorldNeedsUpdate
+        if (write.vector !== null) write.vector.fromArray(blocks, at);
+        else setQuaternionAndEuler(write.quaternion!, write.euler!, blocks, at);
+        write.object.matrixWorldNeedsUpdate = true;
       }
       for (const pm of e.three) if (pm.useCount > 0) pm.apply(accuIndex);
       if (e.stale) {
@@ -448,6 +475,8 @@ export class MixerBatch {
       const blockOf = new Map<PropertyMixerInternals, number>();
       const kernel: PropertyMixerInternals[] = [];
       const blocks: number[] = [];
+      const writes: MixerEntry['writes'] = [];
+      const setter = (PropertyBinding.prototype as unknown as Record<string, unknown>)._setValue_fromArray_setMatrixWorldNeedsUpdate;
       const firstApply = apply;
       for (const pm of mixer._bindings) {
         if (!plan.kernel.has(pm)) continue;
@@ -455,6 +484,14 @@ export class MixerBatch {
         blockOf.set(pm, block);
         kernel.push(pm);
         blocks.push(block);
+        const fast = fastTarget(pm, setter);
+        writes.push(
+          fast === null
+            ? null
+            : fast.property === 'quaternion'
+              ? { object: fast.object, vector: null, quaternion: fast.object.quaternion, euler: fast.object.rotation }
+              : { object: fast.object, vector: fast.object[fast.property], quaternion: null, euler: null },
+        );
         a.blocks[block] = pm.cumulativeWeight;
         a.blocks[block + 1] = pm.cumulativeWeightAdditive;
         a.blocks.set(pm.buffer, block + 2);
@@ -498,6 +535,10 @@ export class MixerBatch {
         actions,
         kernel,
         blocks,
+        active: Uint8Array.from(kernel, (pm) => (pm.useCount > 0 ? 1 : 0)),
+        sizes: Int32Array.from(kernel, (pm) => pm.valueSize),
+        index: new Map(kernel.map((pm, k) => [pm, k])),
+        writes,
         three: mixer._bindings.filter((pm) => !plan.kernel.has(pm)),
         known: new Set(mixer._bindings),
         firstApply,
@@ -513,10 +554,12 @@ export class MixerBatch {
             e.stale = true;
             return;
           }
-          // three saved the original state of the bindings it activated (PropertyMixer.saveOriginalState)
           action._propertyBindings.forEach((pm, j) => {
-            const k = e.kernel.indexOf(pm);
-            if (before[j] !== 0 || k < 0 || this.arrays === null) return;
+            const k = e.index.get(pm);
+            if (k === undefined || this.arrays === null) return;
+            e.active[k] = pm.useCount > 0 ? 1 : 0;
+            // three saved the original state of a binding it activated (PropertyMixer.saveOriginalState)
+            if (before[j] !== 0 || pm.useCount === 0) return;
             const b = e.blocks[k]!;
             this.arrays.blocks[b] = pm.cumulativeWeight;
             this.arrays.blocks[b + 1] = pm.cumulativeWeightAdditive;

@@ -133,6 +133,7 @@ export interface BatchMixerInternals {
   _bindings: PropertyMixerInternals[];
   _nActiveBindings: number;
   _activateAction(action: ActionInternals): void;
+  _deactivateAction(action: ActionInternals): void;
   update(deltaTime: number): unknown;
 }
 
@@ -173,9 +174,10 @@ export function controlAction(action: ActionInternals, time: number, deltaTime: 
 }
 
 /**
- * Replaces `mixer._activateAction` with one that calls three's and then `after(action, before)`,
- * `before` the use counts of the action's bindings before the call (0 → 1: three saved the
- * binding's original state), and `mixer.update` with `update`. Returns the undo.
+ * Replaces `mixer._activateAction` and `_deactivateAction` with ones that call three's and then
+ * `after(action, before)`, `before` the use counts of the action's bindings before the call (0 → 1
+ * in an activation: three saved the binding's original state; → 0: the binding is no longer
+ * applied), and `mixer.update` with `update`. Returns the undo.
  */
 export function wrapMixer(
   mixer: BatchMixerInternals,
@@ -183,18 +185,38 @@ export function wrapMixer(
   update: (deltaTime: number) => void,
 ): () => void {
   const own = mixer as unknown as Record<string, unknown>;
-  const activate = mixer._activateAction;
-  own._activateAction = function (this: BatchMixerInternals, action: ActionInternals) {
-    const before = (action._propertyBindings ?? []).map((b) => b?.useCount ?? 0);
-    activate.call(this, action);
-    after(action, before);
-  };
+  for (const name of ['_activateAction', '_deactivateAction'] as const) {
+    const three = mixer[name];
+    own[name] = function (this: BatchMixerInternals, action: ActionInternals) {
+      const before = (action._propertyBindings ?? []).map((b) => b?.useCount ?? 0);
+      three.call(this, action);
+      after(action, before);
+    };
+  }
   own.update = function (this: BatchMixerInternals, deltaTime: number) {
     update(deltaTime);
     return this;
   };
   return () => {
     delete own._activateAction;
+    delete own._deactivateAction;
     delete own.update;
   };
+}
+
+/**
+ * Where the value of a PropertyMixer goes when three's write is exactly
+ * `resolvedProperty.fromArray(buffer, offset)` then `targetObject.matrixWorldNeedsUpdate = true`
+ * (PropertyBinding's setter for an Object3D's position, scale or quaternion), or null (any other
+ * binding: written by its own setValue).
+ */
+export function fastTarget(pm: PropertyMixerInternals, setter: unknown): { object: Object3D; property: TransformProperty } | null {
+  const binding = pm.binding as PropertyMixerInternals['binding'] & { resolvedProperty?: unknown };
+  if (binding._bindings !== undefined || binding.setValue !== setter) return null;
+  const object = binding.targetObject as Object3D | undefined;
+  if (object === undefined || object === null || (object as { isObject3D?: boolean }).isObject3D !== true) return null;
+  const property = binding.parsedPath?.propertyName;
+  if (property !== 'position' && property !== 'quaternion' && property !== 'scale') return null;
+  if (binding.resolvedProperty !== object[property]) return null;
+  return { object, property };
 }

@@ -1,0 +1,123 @@
+// Animation sampling of a crowd (issue 26): 1,000 skinned pirouette characters of 25 bones
+// (test/fixtures/skinned-crowd.js: three's BVHLoader clip, a position and a quaternion track per
+// bone, SkeletonUtils.clone, a mixer each at its own time), in two settings: one action each, and
+// two actions each blended half and half (a cross-fade's middle: two tracks into every property).
+// One element is one character; every call is one frame (dt 1/60 s).
+//   three mixer.update            every mixer.update(dt) (three r187, the baseline)
+//   MixerBatch.update             one batch.update(dt): three's per-action code, one kernel call
+//                                 for every track of every mixer, then the changed properties
+//                                 written through three's PropertyBindings
+//   writes floor                  only what any sampler must do to three's objects: every bone's
+//                                 position and quaternion set from an array (Vector3/Quaternion
+//                                 fromArray: the quaternion's Euler follows) and its
+//                                 matrixWorldNeedsUpdate, as PropertyBinding.setValue does
+// Target (issue 26): MixerBatch.update ≥ 3× three's mixers, one thread (medians).
+import { readFileSync } from 'node:fs';
+import { AnimationUtils } from 'three';
+import { MixerBatch } from '../../dist/three/index.js';
+import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
+
+const SIZES = [1000];
+const ALL = ['simd', 'wasm', 'js'];
+const BVH = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
+const DT = 1 / 60;
+const SETTINGS = ['one action', 'two actions blended'];
+
+/** A crowd: one action each, or a second one (a part of the capture) at weight 0.5 each. */
+function crowd(count, setting) {
+  const built = buildSkinnedCrowd(BVH, count, { seed: 26 });
+  if (setting === SETTINGS[1]) {
+    const times = built.clip.tracks[0].times;
+    const part = AnimationUtils.subclip(built.clip, 'part', 100, 400, 1 / (times[1] - times[0]));
+    built.characters.forEach((c, i) => {
+      c.action.setEffectiveWeight(0.5);
+      const second = c.mixer.clipAction(part).play().setEffectiveWeight(0.5);
+      second.time = (i / count) * part.duration;
+    });
+  }
+  for (const c of built.characters) c.mixer.update(DT);
+  return { ...built, mixers: built.characters.map((c) => c.mixer), bones: built.characters.flatMap((c) => c.mesh.skeleton.bones) };
+}
+
+function task(kernel, n, setting, backends, make) {
+  return {
+    kernel,
+    variant: `${n} characters, ${setting}`,
+    params: 'none',
+    n,
+    backends,
+    budget: { reps: 1, time: 1500, warmup: 300, minIterations: 20 },
+    setup(solver) {
+      const c = crowd(n, setting);
+      const { call, dispose = () => {} } = make(c, solver);
+      return { call, reset: () => {}, bounded: () => true, dispose };
+    },
+  };
+}
+
+export default {
+  name: 'mixer',
+  sizes: ({ quick }) => (quick ? [] : SIZES),
+  tasks(n) {
+    return SETTINGS.flatMap((setting) => [
+      task('three mixer.update', n, setting, ['simd'], (c) => ({
+        call: () => {
+          for (const mixer of c.mixers) mixer.update(DT);
+        },
+      })),
+      task('MixerBatch.update', n, setting, ALL, (c, solver) => {
+        const batch = new MixerBatch(solver, c.mixers);
+        return { call: () => batch.update(DT), dispose: () => batch.dispose() };
+      }),
+      task('writes floor', n, setting, ['simd'], (c) => {
+        const values = new Float64Array(7 * c.bones.length);
+        c.bones.forEach((b, i) => {
+          b.position.toArray(values, 7 * i);
+          b.quaternion.toArray(values, 7 * i + 3);
+        });
+        return {
+          call: () => {
+            const bones = c.bones;
+            for (let i = 0; i < bones.length; i++) {
+              const b = bones[i];
+              b.position.fromArray(values, 7 * i);
+              b.matrixWorldNeedsUpdate = true;
+              b.quaternion.fromArray(values, 7 * i + 3);
+              b.matrixWorldNeedsUpdate = true;
+            }
+          },
+        };
+      }),
+    ]);
+  },
+  targets(t) {
+    const lines = [];
+    for (const n of SIZES) {
+      for (const setting of SETTINGS) {
+        const row = (kernel, backend = 'simd') => t.find(kernel, 'none', backend, n, `${n} characters, ${setting}`);
+        const three = row('three mixer.update');
+        if (!three) continue;
+        const ms = (r) => (r.nsPerElementP50 * n) / 1e6;
+        lines.push(`${n} characters, ${setting}: three's mixers ${t.fmt(ms(three))} ms a frame`);
+        for (const backend of ALL) {
+          const ours = row('MixerBatch.update', backend);
+          if (!ours) continue;
+          const value = three.nsPerElementP50 / ours.nsPerElementP50;
+          if (backend === 'simd')
+            t.check({
+              name: `${n} characters, ${setting}: MixerBatch.update ≥ 3× every mixer.update (medians)`,
+              value,
+              min: 3,
+              unit: '×',
+              noisy: three.noisy || ours.noisy,
+            });
+          lines.push(`MixerBatch.update, ${backend}: ${t.fmt(ms(ours))} ms (${t.fmt(value)}× three)`);
+        }
+        const floor = row('writes floor');
+        if (floor) lines.push(`writing every bone's position and quaternion alone (the floor): ${t.fmt(ms(floor))} ms`);
+      }
+    }
+    return { header: 'mixer: sampling a crowd\'s animation, one run', lines };
+  },
+  settings: { sizes: SIZES, seed: 26 },
+};
