@@ -117,7 +117,7 @@ export default {
         if (floor) lines.push(`writing every bone's position and quaternion alone (the floor): ${t.fmt(ms(floor))} ms`);
       }
     }
-    return { header: 'mixer: sampling a crowd\'s animation, one run', lines };
+    return { header: "mixer: sampling a crowd's animation, one run", lines };
   },
   settings: { sizes: SIZES, seed: 26 },
 };

@@ -32,5 +32,16 @@ export function sampleMixersCall(solver: Solver, a: MixerArrays): (nActions: num
   const changed = a.changed.byteOffset;
   // (4 int32 an apply entry, one int32 flag each)
   return (nActions, firstApply, nApplies) =>
-    kernel(actionInts, actionFloats, nActions, recordInts, recordFloats, keys, blocks, applyInts + 16 * firstApply, nApplies, changed + 4 * firstApply);
+    kernel(
+      actionInts,
+      actionFloats,
+      nActions,
+      recordInts,
+      recordFloats,
+      keys,
+      blocks,
+      applyInts + 16 * firstApply,
+      nApplies,
+      changed + 4 * firstApply,
+    );
 }

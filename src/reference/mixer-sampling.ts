@@ -167,10 +167,14 @@ function evaluate(a: MixerArrays, r: number, t: number, endingStart: number, end
   let i1 = ri[R + R_CACHED]!,
     t1 = pp(i1),
     t0 = pp(i1 - 1);
+  // biome-ignore lint/suspicious/noConfusingLabels: three's Interpolant.evaluate, transcribed with its labels
   validate_interval: {
+    // biome-ignore lint/suspicious/noConfusingLabels: three's Interpolant.evaluate, transcribed with its labels
     seek: {
       let right: number;
+      // biome-ignore lint/suspicious/noConfusingLabels: three's Interpolant.evaluate, transcribed with its labels
       linear_scan: {
+        // biome-ignore lint/suspicious/noConfusingLabels: three's Interpolant.evaluate, transcribed with its labels
         forward_scan: if (!(t < t1)) {
           for (let giveUpAt = i1 + 2; ; ) {
             if (undef(t1)) {

@@ -315,9 +315,11 @@ export class MixerBatch {
       const mixer = e.mixer;
       // AnimationMixer.update
       const deltaTime = dt * mixer.timeScale;
-      const time = (mixer.time += deltaTime);
+      mixer.time += deltaTime;
+      const time = mixer.time;
       const timeDirection = Math.sign(deltaTime);
-      const accuIndex = (mixer._accuIndex ^= 1);
+      mixer._accuIndex ^= 1;
+      const accuIndex = mixer._accuIndex;
       accuIndices.push(accuIndex);
       const actions = mixer._actions;
       const nActions = mixer._nActiveActions;
@@ -604,8 +606,7 @@ function planMixer(method: string, name: string, mixer: BatchMixerInternals): Mi
       const where = `${name}'s clip ${JSON.stringify(clip.name)} track ${JSON.stringify(track?.name)}`;
       checkKeys(method, where, interpolant);
       if (pm === undefined) return;
-      const fits =
-        interpolantKind(interpolant) >= 0 && interpolant.resultBuffer === pm.buffer && interpolant.valueSize === pm.valueSize;
+      const fits = interpolantKind(interpolant) >= 0 && interpolant.resultBuffer === pm.buffer && interpolant.valueSize === pm.valueSize;
       if (!fits) refused.add(pm);
     });
   }
@@ -632,7 +633,9 @@ function checkKeys(method: string, where: string, interpolant: InterpolantIntern
     if (typeof t !== 'number' || !Number.isFinite(t))
       throw new RangeError(`${method}: ${where}: times[${i}] is ${String(t)}; keyframe times must be finite`);
     if (i > 0 && t < times[i - 1]!)
-      throw new RangeError(`${method}: ${where}: times[${i}] is ${t}, before times[${i - 1}] = ${times[i - 1]}; keyframe times must be in ascending order`);
+      throw new RangeError(
+        `${method}: ${where}: times[${i}] is ${t}, before times[${i - 1}] = ${times[i - 1]}; keyframe times must be in ascending order`,
+      );
   }
   if (!ArrayBuffer.isView(values)) return; // string and boolean tracks: left to three
   for (let i = 0; i < values.length; i++) {

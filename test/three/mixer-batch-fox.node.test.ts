@@ -8,7 +8,7 @@
  * three's own code, and still equals three's. Node only: reads the file.
  */
 import { describe, expect, it } from 'vitest';
-import { AnimationClip, AnimationUtils, Interpolant, VectorKeyframeTrack, type Object3D } from 'three';
+import { AnimationClip, AnimationUtils, Interpolant, VectorKeyframeTrack, type Object3D, type TypedArray } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { AnimationMixer } from 'three';
@@ -22,7 +22,7 @@ const fox: GLTF = await loadGlb(new GLTFLoader(), new URL('../../data/fox/Fox.gl
 
 /** An interpolant three's mixer runs but the kernel does not know (a step at the middle of each interval, like a custom one). */
 class MidpointInterpolant extends Interpolant {
-  override interpolate_(i1: number, t0: number, t: number, t1: number): ArrayLike<number> {
+  override interpolate_(i1: number, t0: number, t: number, t1: number): TypedArray {
     const result = this.resultBuffer;
     const stride = this.valueSize;
     const from = (t - t0 < t1 - t ? i1 - 1 : i1) * stride;
@@ -34,9 +34,9 @@ class MidpointInterpolant extends Interpolant {
 /** A clip moving one bone with the interpolant above. */
 function customClip(boneName: string): AnimationClip {
   const track = new VectorKeyframeTrack(`${boneName}.position`, [0, 0.5, 1, 1.5], [0, 0, 0, 3, 1, 0, 0, 2, 5, 1, 1, 1]);
-  (track as unknown as { createInterpolant: (result: unknown) => Interpolant }).createInterpolant = function (
+  (track as unknown as { createInterpolant: (result?: TypedArray) => Interpolant }).createInterpolant = function (
     this: VectorKeyframeTrack,
-    result: unknown,
+    result?: TypedArray,
   ) {
     return new MidpointInterpolant(this.times, this.values, this.getValueSize(), result);
   };

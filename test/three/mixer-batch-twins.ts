@@ -122,7 +122,9 @@ function operate(side: Side, m: number, code: number, p: number[]): void {
       a.play();
       break;
     case 13:
-      a.reset().startAt(mixer.time + p[2]! * 0.3).play();
+      a.reset()
+        .startAt(mixer.time + p[2]! * 0.3)
+        .play();
       break;
     case 14:
       a.halt(0.05 + p[2]!);

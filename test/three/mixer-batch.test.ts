@@ -109,7 +109,9 @@ describe.each(BACKENDS)('MixerBatch on %s', (backend) => {
     const other = new AnimationMixer(characters[1]!.mesh);
     other.clipAction(nonFinite);
     expect(() => new MixerBatch(solver, [other])).toThrow(
-      new RangeError(`MixerBatch: mixers[0]'s clip "nonFinite" track ${JSON.stringify(values.name)}: values[7] is NaN; keyframe values must be finite`),
+      new RangeError(
+        `MixerBatch: mixers[0]'s clip "nonFinite" track ${JSON.stringify(values.name)}: values[7] is NaN; keyframe values must be finite`,
+      ),
     );
     // nothing was taken over: the mixer runs itself, and can join a batch
     const batch = new MixerBatch(solver, mixers);
