@@ -289,7 +289,7 @@ function evaluate(rec: usize, recF: usize, keys: usize, b: usize, t: f64, ending
 export function sampleMixers(
   actionInts: usize, actionFloats: usize, nActions: i32,
   recordInts: usize, recordFloats: usize, keys: usize, blocks: usize,
-  applyInts: usize, nApplies: i32, changed: usize,
+  applyInts: usize, nApplies: i32, accus: usize, changed: usize,
 ): void {
   const b = blocks;
   for (let k = 0; k < nActions; k++) {
@@ -328,7 +328,7 @@ export function sampleMixers(
   }
   for (let p = 0; p < nApplies; p++) {
     const app = applyInts + (<usize>(APPLY_INTS * p) << 2);
-    const block = ldi(app, 0), stride = ldi(app, 1), kind = ldi(app, 2), accuIndex = ldi(app, 3);
+    const block = ldi(app, 0), stride = ldi(app, 1), kind = ldi(app, 2), accuIndex = ldi(accus, ldi(app, 3));
     const buf = block + 2;
     const offset = buf + accuIndex * stride + stride;
     const weight = ld(b, block), weightAdditive = ld(b, block + 1);

@@ -7,14 +7,19 @@
 //   MixerBatch.update             one batch.update(dt): three's per-action code, one kernel call
 //                                 for every track of every mixer, then the changed properties
 //                                 written through three's PropertyBindings
+//   MixerBatch sampling, no writes   the same without writing the objects (an internal switch): the
+//                                 per-action code and the kernel, the pose left in solver memory,
+//                                 what a pipeline that reads it there (issue 26's item 2) would pay
 //   writes floor                  only what any sampler must do to three's objects: every bone's
-//                                 position and quaternion set from an array (Vector3/Quaternion
-//                                 fromArray: the quaternion's Euler follows) and its
-//                                 matrixWorldNeedsUpdate, as PropertyBinding.setValue does
+//                                 position and quaternion set from an array, its rotation (Euler)
+//                                 following as three's onChange does (MixerBatch's own write,
+//                                 src/three/object-writes.ts) and its matrixWorldNeedsUpdate, as
+//                                 PropertyBinding.setValue does
 // Target (issue 26): MixerBatch.update ≥ 3× three's mixers, one thread (medians).
 import { readFileSync } from 'node:fs';
 import { AnimationUtils } from 'three';
 import { MixerBatch } from '../../dist/three/index.js';
+import { setQuaternionAndEuler } from '../../dist/three/object-writes.js';
 import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
 
 const SIZES = [1000];
@@ -69,6 +74,11 @@ export default {
         const batch = new MixerBatch(solver, c.mixers);
         return { call: () => batch.update(DT), dispose: () => batch.dispose() };
       }),
+      task('MixerBatch sampling, no writes', n, setting, ['simd', 'wasm'], (c, solver) => {
+        const batch = new MixerBatch(solver, c.mixers);
+        batch.writeObjects = false;
+        return { call: () => batch.update(DT), dispose: () => batch.dispose() };
+      }),
       task('writes floor', n, setting, ['simd'], (c) => {
         const values = new Float64Array(7 * c.bones.length);
         c.bones.forEach((b, i) => {
@@ -82,7 +92,7 @@ export default {
               const b = bones[i];
               b.position.fromArray(values, 7 * i);
               b.matrixWorldNeedsUpdate = true;
-              b.quaternion.fromArray(values, 7 * i + 3);
+              setQuaternionAndEuler(b.quaternion, b.rotation, values, 7 * i + 3);
               b.matrixWorldNeedsUpdate = true;
             }
           },
@@ -113,6 +123,11 @@ export default {
             });
           lines.push(`MixerBatch.update, ${backend}: ${t.fmt(ms(ours))} ms (${t.fmt(value)}× three)`);
         }
+        const sampling = row('MixerBatch sampling, no writes');
+        if (sampling)
+          lines.push(
+            `MixerBatch sampling without writes, simd: ${t.fmt(ms(sampling))} ms (${t.fmt(three.nsPerElementP50 / sampling.nsPerElementP50)}× three; issue 26's target for the pipeline: ≥ 20×)`,
+          );
         const floor = row('writes floor');
         if (floor) lines.push(`writing every bone's position and quaternion alone (the floor): ${t.fmt(ms(floor))} ms`);
       }

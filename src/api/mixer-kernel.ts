@@ -29,6 +29,7 @@ export function sampleMixersCall(solver: Solver, a: MixerArrays): (nActions: num
   const keys = a.keys.byteOffset;
   const blocks = a.blocks.byteOffset;
   const applyInts = a.applyInts.byteOffset;
+  const accus = a.accus.byteOffset;
   const changed = a.changed.byteOffset;
   // (4 int32 an apply entry, one int32 flag each)
   return (nActions, firstApply, nApplies) =>
@@ -42,6 +43,7 @@ export function sampleMixersCall(solver: Solver, a: MixerArrays): (nActions: num
       blocks,
       applyInts + 16 * firstApply,
       nApplies,
+      accus,
       changed + 4 * firstApply,
     );
 }

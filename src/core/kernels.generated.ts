@@ -703,9 +703,10 @@ declare namespace __AdaptedExports {
    * @param blocks `usize`
    * @param applyInts `usize`
    * @param nApplies `i32`
+   * @param accus `usize`
    * @param changed `usize`
    */
-  export function sampleMixers(actionInts: number, actionFloats: number, nActions: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, nApplies: number, changed: number): void;
+  export function sampleMixers(actionInts: number, actionFloats: number, nActions: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, nApplies: number, accus: number, changed: number): void;
   /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`

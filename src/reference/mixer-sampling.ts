@@ -24,8 +24,9 @@
  * - keys: every track's times and values, float64 (exact copies of three's float32 keys).
  * - block (one PropertyMixer): blocks[b] = cumulativeWeight, [b + 1] = cumulativeWeightAdditive,
  *   [b + 2 …] = its buffer (regions of valueSize: incoming, accu0, accu1, original, additive, work).
- * - apply p: applyInts[4p …] = block, value size, mix, accuIndex; changed[p] = 1 where the value
- *   differs from the other accumulator's (three then calls binding.setValue), else 0.
+ * - apply p: applyInts[4p …] = block, value size, mix, mixer; the mixer's accuIndex is accus[mixer];
+ *   changed[p] = 1 where the value differs from the other accumulator's (three then calls
+ *   binding.setValue), else 0.
  */
 
 /** Interpolant kinds. */
@@ -67,6 +68,7 @@ export interface MixerArrays {
   keys: Float64Array;
   blocks: Float64Array;
   applyInts: Int32Array;
+  accus: Int32Array;
   changed: Int32Array;
 }
 
@@ -400,7 +402,7 @@ export function sampleMixers(a: MixerArrays, nActions: number, nApplies: number)
     const block = a.applyInts[APPLY_INTS * p]!;
     const stride = a.applyInts[APPLY_INTS * p + 1]!;
     const kind = a.applyInts[APPLY_INTS * p + 2]!;
-    const accuIndex = a.applyInts[APPLY_INTS * p + 3]!;
+    const accuIndex = a.accus[a.applyInts[APPLY_INTS * p + 3]!]!;
     const buf = block + 2;
     const offset = buf + accuIndex * stride + stride;
     const weight = b[block]!;

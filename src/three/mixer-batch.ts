@@ -108,8 +108,6 @@ interface MixerEntry {
   three: PropertyMixerInternals[];
   known: Set<PropertyMixerInternals>;
   firstApply: number;
-  actionCount: number;
-  bindingCount: number;
   /** An action unknown to the layout was activated: its new bindings are applied by three until the next layout. */
   stale: boolean;
   unwrap: () => void;
@@ -170,6 +168,12 @@ export class MixerBatch {
   private run: (nActions: number, firstApply: number, nApplies: number) => void = () => {};
   private readonly weightOut = new Float64Array(1);
   private relayout = false;
+  /**
+   * false: update() leaves the kernel-taken properties in solver memory and writes no object (for
+   * the benchmark's sampling row: the cost of a pipeline that reads the pose where it is).
+   * @internal
+   */
+  writeObjects = true;
   private disposed = false;
 
   /**
@@ -299,17 +303,13 @@ export class MixerBatch {
 
   /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
   private advance(from: number, to: number, dt: number): void {
-    for (let m = from; m < to; m++) {
-      const e = this.entries[m]!;
-      if (e.stale || e.mixer._actions.length !== e.actionCount || e.mixer._bindings.length !== e.bindingCount) this.relayout = true;
-    }
     if (this.relayout) this.layout('MixerBatch.update', true);
     const a = this.arrays!;
     const ints = a.actionInts;
     const floats = a.actionFloats;
     const out = this.weightOut;
+    const accus = a.accus;
     let n = 0;
-    const accuIndices: number[] = [];
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
       const mixer = e.mixer;
@@ -320,7 +320,7 @@ export class MixerBatch {
       const timeDirection = Math.sign(deltaTime);
       mixer._accuIndex ^= 1;
       const accuIndex = mixer._accuIndex;
-      accuIndices.push(accuIndex);
+      accus[m] = accuIndex;
       const actions = mixer._actions;
       const nActions = mixer._nActiveActions;
       for (let i = 0; i !== nActions; ++i) {
@@ -349,17 +349,13 @@ export class MixerBatch {
     }
     const firstApply = this.entries[from]!.firstApply;
     const end = to < this.entries.length ? this.entries[to]!.firstApply : a.changed.length;
-    for (let m = from; m < to; m++) {
-      const e = this.entries[m]!;
-      const accuIndex = accuIndices[m - from]!;
-      for (let k = 0; k < e.kernel.length; k++) a.applyInts[APPLY_INTS * (e.firstApply + k) + 3] = accuIndex;
-    }
     this.run(n, firstApply, end - firstApply);
+    if (!this.writeObjects) return;
     const blocks = a.blocks;
     const changed = a.changed;
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
-      const accuIndex = accuIndices[m - from]!;
+      const accuIndex = accus[m]!;
       // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
       const kernel = e.kernel;
       const active = e.active;
@@ -465,6 +461,7 @@ export class MixerBatch {
       keys: float64Array(alloc, Math.max(1, nKeys)),
       blocks: float64Array(alloc, Math.max(1, nBlocks)),
       applyInts: int32View(alloc(APPLY_INTS * Math.max(1, nApplies))),
+      accus: int32View(alloc(plans.length)),
       changed: int32View(alloc(Math.max(1, nApplies))).subarray(0, nApplies),
     };
     for (const [keys, at] of keyArrays) a.keys.set(keys, at);
@@ -497,7 +494,7 @@ export class MixerBatch {
         a.blocks[block] = pm.cumulativeWeight;
         a.blocks[block + 1] = pm.cumulativeWeightAdditive;
         a.blocks.set(pm.buffer, block + 2);
-        a.applyInts.set([block, size, mixKind(pm), mixer._accuIndex], APPLY_INTS * apply);
+        a.applyInts.set([block, size, mixKind(pm), m], APPLY_INTS * apply);
         block += blockLength(size);
         apply++;
       }
@@ -544,8 +541,6 @@ export class MixerBatch {
         three: mixer._bindings.filter((pm) => !plan.kernel.has(pm)),
         known: new Set(mixer._bindings),
         firstApply,
-        actionCount: mixer._actions.length,
-        bindingCount: mixer._bindings.length,
         stale: false,
         unwrap: () => {},
       };
@@ -554,6 +549,7 @@ export class MixerBatch {
         (action, before) => {
           if (!e.actions.has(action)) {
             e.stale = true;
+            this.relayout = true;
             return;
           }
           action._propertyBindings.forEach((pm, j) => {
@@ -573,6 +569,9 @@ export class MixerBatch {
           this.checkUsable(method);
           checkDeltaTime(this, method, deltaTime);
           this.advance(m, m + 1, deltaTime);
+        },
+        () => {
+          this.relayout = true;
         },
       );
       entries.push(e);

@@ -177,14 +177,26 @@ export function controlAction(action: ActionInternals, time: number, deltaTime: 
  * Replaces `mixer._activateAction` and `_deactivateAction` with ones that call three's and then
  * `after(action, before)`, `before` the use counts of the action's bindings before the call (0 → 1
  * in an activation: three saved the binding's original state; → 0: the binding is no longer
- * applied), and `mixer.update` with `update`. Returns the undo.
+ * applied), `mixer.update` with `update`, and the methods that add or remove an action or a
+ * binding with ones that call `changed()` after three's. Returns the undo.
  */
 export function wrapMixer(
   mixer: BatchMixerInternals,
   after: (action: ActionInternals, before: number[]) => void,
   update: (deltaTime: number) => void,
+  changed: () => void,
 ): () => void {
   const own = mixer as unknown as Record<string, unknown>;
+  // an action or binding added or removed (clipAction, uncacheAction, uncacheClip, uncacheRoot): `changed()` after three's
+  const structural = ['_addInactiveAction', '_removeInactiveAction', '_addInactiveBinding', '_removeInactiveBinding'] as const;
+  for (const name of structural) {
+    const three = (mixer as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+    own[name] = function (this: BatchMixerInternals, ...args: unknown[]) {
+      const result = three.apply(this, args);
+      changed();
+      return result;
+    };
+  }
   for (const name of ['_activateAction', '_deactivateAction'] as const) {
     const three = mixer[name];
     own[name] = function (this: BatchMixerInternals, action: ActionInternals) {
@@ -201,6 +213,7 @@ export function wrapMixer(
     delete own._activateAction;
     delete own._deactivateAction;
     delete own.update;
+    for (const name of structural) delete own[name];
   };
 }
 
