@@ -19,6 +19,7 @@
 const ACTION_INTS: i32 = 4;
 const RECORD_INTS: i32 = 12;
 const APPLY_INTS: i32 = 4;
+const ROW_INTS: i32 = 8;
 const KIND_DISCRETE: i32 = 0;
 const KIND_LINEAR: i32 = 1;
 const KIND_CUBIC: i32 = 2;
@@ -286,13 +287,32 @@ function evaluate(rec: usize, recF: usize, keys: usize, b: usize, t: f64, ending
   interpolate(rec, recF, keys, b, i1, t0, t, t1);
 }
 
+/**
+ * Mixers 0 … nMixers − 1 of `rows` (8 int32 a mixer: first action, action count, first apply, apply
+ * count, accuIndex): each mixer's actions accumulated, then its properties finished. Mixers share
+ * only the keys (read): a threaded call splits by whole mixers.
+ */
 export function sampleMixers(
-  actionInts: usize, actionFloats: usize, nActions: i32,
+  rows: usize, nMixers: i32,
+  actionInts: usize, actionFloats: usize,
   recordInts: usize, recordFloats: usize, keys: usize, blocks: usize,
-  applyInts: usize, nApplies: i32, accus: usize, changed: usize,
+  applyInts: usize, changed: usize,
 ): void {
-  const b = blocks;
-  for (let k = 0; k < nActions; k++) {
+  for (let m = 0; m < nMixers; m++) {
+    const row = rows + (<usize>(ROW_INTS * m) << 2);
+    const firstAction = ldi(row, 0), nActions = ldi(row, 1), firstApply = ldi(row, 2), nApplies = ldi(row, 3);
+    const accuIndex = ldi(row, 4);
+    accumulateActions(actionInts, actionFloats, firstAction, nActions, recordInts, recordFloats, keys, blocks);
+    applyProperties(applyInts, firstApply, nApplies, accuIndex, blocks, changed);
+  }
+}
+
+/** Actions first … first + count − 1: their records evaluated and accumulated (PropertyMixer.accumulate / accumulateAdditive). */
+function accumulateActions(
+  actionInts: usize, actionFloats: usize, firstAction: i32, nActions: i32,
+  recordInts: usize, recordFloats: usize, keys: usize, b: usize,
+): void {
+  for (let k = firstAction; k < firstAction + nActions; k++) {
     const act = actionInts + (<usize>(ACTION_INTS * k) << 2);
     const first = ldi(act, 0), count = ldi(act, 1), flags = ldi(act, 2), accuIndex = ldi(act, 3);
     const time = ld(actionFloats, 2 * k), weight = ld(actionFloats, 2 * k + 1);
@@ -326,9 +346,13 @@ export function sampleMixers(
       }
     }
   }
-  for (let p = 0; p < nApplies; p++) {
+}
+
+/** Properties first … first + count − 1 finished (PropertyMixer.apply), changed[p] = 1 where three would write. */
+function applyProperties(applyInts: usize, firstApply: i32, nApplies: i32, accuIndex: i32, b: usize, changed: usize): void {
+  for (let p = firstApply; p < firstApply + nApplies; p++) {
     const app = applyInts + (<usize>(APPLY_INTS * p) << 2);
-    const block = ldi(app, 0), stride = ldi(app, 1), kind = ldi(app, 2), accuIndex = ldi(accus, ldi(app, 3));
+    const block = ldi(app, 0), stride = ldi(app, 1), kind = ldi(app, 2);
     const buf = block + 2;
     const offset = buf + accuIndex * stride + stride;
     const weight = ld(b, block), weightAdditive = ld(b, block + 1);

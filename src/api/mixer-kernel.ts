@@ -6,44 +6,52 @@
  */
 import type { Solver } from './solver.js';
 import type { WasmSolver } from '../backends/wasm/wasm-solver.js';
-import { sampleMixers, type MixerArrays } from '../reference/mixer-sampling.js';
+import { N_ARGUMENT } from '../backends/wasm/threads/split.js';
+import { ROW_INTS, sampleMixers, type MixerArrays } from '../reference/mixer-sampling.js';
 
 /**
- * The per-track work of `nActions` listed actions, then the properties `firstApply` …
- * `firstApply + nApplies − 1` finished: (nActions, firstApply, nApplies) => void. The apply
- * entries and the changed flags of that range are the ones read and written.
+ * The smallest chunk of a split call, in mixers: one of 40 tracks costs about 2 µs in the kernel
+ * (split.ts's MIN_CHUNK is for elements of nanoseconds).
  */
-export function sampleMixersCall(solver: Solver, a: MixerArrays): (nActions: number, firstApply: number, nApplies: number) => void {
-  if (solver.backend === 'js') {
-    return (nActions, firstApply, nApplies) => {
-      const applyInts = a.applyInts.subarray(4 * firstApply);
-      const changed = a.changed.subarray(firstApply);
-      sampleMixers({ ...a, applyInts, changed }, nActions, nApplies);
+const MIN_CHUNK = 8;
+
+/**
+ * The per-track work of mixers `first` … `first + count − 1` (their rows: this frame's actions, their
+ * properties): (first, count) => void. On a threaded solver, a call of at least the kernel's split
+ * minimum (threads/thresholds.ts) is split by whole mixers: mixers share only the keys, which are
+ * read, so the bits do not depend on the split.
+ */
+export function sampleMixersCall(solver: Solver, a: MixerArrays): (first: number, count: number) => void {
+  if (solver.backend === 'js') return (first, count) => sampleMixers(a, first, count);
+  const wasm = solver as unknown as WasmSolver;
+  const kernel = wasm.rawKernels.sampleMixers as unknown as (...args: number[]) => void;
+  const ROW_BYTES = 4 * ROW_INTS;
+  // (argument, its bytes per mixer: see threads/split.ts)
+  const layout: [number, number][] = [
+    [a.rows.byteOffset, ROW_BYTES],
+    [0, N_ARGUMENT],
+    [a.actionInts.byteOffset, 0],
+    [a.actionFloats.byteOffset, 0],
+    [a.recordInts.byteOffset, 0],
+    [a.recordFloats.byteOffset, 0],
+    [a.keys.byteOffset, 0],
+    [a.blocks.byteOffset, 0],
+    [a.applyInts.byteOffset, 0],
+    [a.changed.byteOffset, 0],
+  ];
+  const args = layout.map(([value]) => value);
+  const advances = layout.map(([, advance]) => advance);
+  const rows = a.rows.byteOffset;
+  if (solver.threads === 1) {
+    return (first, count) => {
+      args[0] = rows + ROW_BYTES * first;
+      args[1] = count;
+      kernel.apply(null, args);
     };
   }
-  const kernel = (solver as unknown as WasmSolver).rawKernels.sampleMixers;
-  const actionInts = a.actionInts.byteOffset;
-  const actionFloats = a.actionFloats.byteOffset;
-  const recordInts = a.recordInts.byteOffset;
-  const recordFloats = a.recordFloats.byteOffset;
-  const keys = a.keys.byteOffset;
-  const blocks = a.blocks.byteOffset;
-  const applyInts = a.applyInts.byteOffset;
-  const accus = a.accus.byteOffset;
-  const changed = a.changed.byteOffset;
-  // (4 int32 an apply entry, one int32 flag each)
-  return (nActions, firstApply, nApplies) =>
-    kernel(
-      actionInts,
-      actionFloats,
-      nActions,
-      recordInts,
-      recordFloats,
-      keys,
-      blocks,
-      applyInts + 16 * firstApply,
-      nApplies,
-      accus,
-      changed + 4 * firstApply,
-    );
+  return (first, count) => {
+    args[0] = rows + ROW_BYTES * first;
+    args[1] = count;
+    wasm.callKernel('sampleMixers', kernel, args, count, advances, MIN_CHUNK);
+  };
 }

@@ -694,19 +694,18 @@ declare namespace __AdaptedExports {
   export function forwardKinematics(parents: number, slots: number, targets: number, positions: number, rotations: number, scales: number, sourceStride: number, sourceF64: boolean, restPositions: number, restRotations: number, restScales: number, roots: number, chain: number, levels: number, parentless: boolean, inverseBind: number, world: number, worldStride: number, skin: number, skinStride: number, scratch: number, count: number, bones: number): void;
   /**
    * assembly/kernels/mixer-sampling/sampleMixers
+   * @param rows `usize`
+   * @param nMixers `i32`
    * @param actionInts `usize`
    * @param actionFloats `usize`
-   * @param nActions `i32`
    * @param recordInts `usize`
    * @param recordFloats `usize`
    * @param keys `usize`
    * @param blocks `usize`
    * @param applyInts `usize`
-   * @param nApplies `i32`
-   * @param accus `usize`
    * @param changed `usize`
    */
-  export function sampleMixers(actionInts: number, actionFloats: number, nActions: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, nApplies: number, accus: number, changed: number): void;
+  export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number): void;
   /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`

@@ -24,9 +24,10 @@
  * - keys: every track's times and values, float64 (exact copies of three's float32 keys).
  * - block (one PropertyMixer): blocks[b] = cumulativeWeight, [b + 1] = cumulativeWeightAdditive,
  *   [b + 2 …] = its buffer (regions of valueSize: incoming, accu0, accu1, original, additive, work).
- * - apply p: applyInts[4p …] = block, value size, mix, mixer; the mixer's accuIndex is accus[mixer];
- *   changed[p] = 1 where the value differs from the other accumulator's (three then calls
- *   binding.setValue), else 0.
+ * - apply p: applyInts[4p …] = block, value size, mix, 0; changed[p] = 1 where the value differs from
+ *   the other accumulator's (three then calls binding.setValue), else 0.
+ * - mixer m: rows[8m …] = its first action and action count (this frame's), its first apply and apply
+ *   count, its accuIndex. Mixers share only the keys: a threaded call splits by whole mixers.
  */
 
 /** Interpolant kinds. */
@@ -47,6 +48,7 @@ export const ACTION_FLOATS = 2;
 export const RECORD_INTS = 12;
 export const RECORD_FLOATS = 2;
 export const APPLY_INTS = 4;
+export const ROW_INTS = 8;
 /** Fields of a record. */
 export const R_KIND = 0;
 export const R_TIMES = 1;
@@ -68,8 +70,8 @@ export interface MixerArrays {
   keys: Float64Array;
   blocks: Float64Array;
   applyInts: Int32Array;
-  accus: Int32Array;
   changed: Int32Array;
+  rows: Int32Array;
 }
 
 /** Quaternion.slerpFlat(dst, d, src0, s0, src1, s1, t), on one array. */
@@ -348,15 +350,25 @@ function interpolate(a: MixerArrays, r: number, i1: number, t0: number, t: numbe
 }
 
 /**
- * The per-track half of a frame: every listed action's records evaluated and accumulated (normal:
- * PropertyMixer.accumulate into accu[accuIndex]; additive: accumulateAdditive), in the order listed
- * (three's active-action order, each action's tracks in clip order), then every listed property
- * finished as PropertyMixer.apply does, `changed` set where three would write it.
+ * The per-track half of a frame for mixers `first` … `first + count − 1`: each mixer's listed
+ * actions' records evaluated and accumulated (normal: PropertyMixer.accumulate into
+ * accu[accuIndex]; additive: accumulateAdditive), in the order listed (three's active-action order,
+ * each action's tracks in clip order), then its properties finished as PropertyMixer.apply does,
+ * `changed` set where three would write.
  */
-export function sampleMixers(a: MixerArrays, nActions: number, nApplies: number): void {
+export function sampleMixers(a: MixerArrays, first: number, count: number): void {
+  for (let m = first; m < first + count; m++) {
+    const row = ROW_INTS * m;
+    accumulateActions(a, a.rows[row]!, a.rows[row + 1]!);
+    applyProperties(a, a.rows[row + 2]!, a.rows[row + 3]!, a.rows[row + 4]!);
+  }
+}
+
+/** Actions first … first + count − 1: their records evaluated and accumulated. */
+function accumulateActions(a: MixerArrays, firstAction: number, nActions: number): void {
   const b = a.blocks;
   const ri = a.recordInts;
-  for (let k = 0; k < nActions; k++) {
+  for (let k = firstAction; k < firstAction + nActions; k++) {
     const first = a.actionInts[ACTION_INTS * k]!;
     const count = a.actionInts[ACTION_INTS * k + 1]!;
     const flags = a.actionInts[ACTION_INTS * k + 2]!;
@@ -397,12 +409,15 @@ export function sampleMixers(a: MixerArrays, nActions: number, nApplies: number)
       }
     }
   }
-  for (let p = 0; p < nApplies; p++) {
-    // PropertyMixer.apply
+}
+
+/** Properties first … first + count − 1 finished (PropertyMixer.apply). */
+function applyProperties(a: MixerArrays, firstApply: number, nApplies: number, accuIndex: number): void {
+  const b = a.blocks;
+  for (let p = firstApply; p < firstApply + nApplies; p++) {
     const block = a.applyInts[APPLY_INTS * p]!;
     const stride = a.applyInts[APPLY_INTS * p + 1]!;
     const kind = a.applyInts[APPLY_INTS * p + 2]!;
-    const accuIndex = a.accus[a.applyInts[APPLY_INTS * p + 3]!]!;
     const buf = block + 2;
     const offset = buf + accuIndex * stride + stride;
     const weight = b[block]!;

@@ -52,6 +52,7 @@ import {
   MIX_SLERP,
   RECORD_FLOATS,
   RECORD_INTS,
+  ROW_INTS,
   R_BLOCK,
   R_CACHED,
   R_KEYS,
@@ -165,7 +166,7 @@ export class MixerBatch {
   private owned: OwnedArrays;
   private entries: MixerEntry[] = [];
   private arrays: MixerArrays | null = null;
-  private run: (nActions: number, firstApply: number, nApplies: number) => void = () => {};
+  private run: (first: number, count: number) => void = () => {};
   private readonly weightOut = new Float64Array(1);
   private relayout = false;
   /**
@@ -308,7 +309,7 @@ export class MixerBatch {
     const ints = a.actionInts;
     const floats = a.actionFloats;
     const out = this.weightOut;
-    const accus = a.accus;
+    const rows = a.rows;
     let n = 0;
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
@@ -320,7 +321,8 @@ export class MixerBatch {
       const timeDirection = Math.sign(deltaTime);
       mixer._accuIndex ^= 1;
       const accuIndex = mixer._accuIndex;
-      accus[m] = accuIndex;
+      rows[ROW_INTS * m] = n;
+      rows[ROW_INTS * m + 4] = accuIndex;
       const actions = mixer._actions;
       const nActions = mixer._nActiveActions;
       for (let i = 0; i !== nActions; ++i) {
@@ -346,16 +348,15 @@ export class MixerBatch {
           else action._propertyBindings[j]!.accumulate(accuIndex, weight);
         }
       }
+      rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
     }
-    const firstApply = this.entries[from]!.firstApply;
-    const end = to < this.entries.length ? this.entries[to]!.firstApply : a.changed.length;
-    this.run(n, firstApply, end - firstApply);
+    this.run(from, to - from);
     if (!this.writeObjects) return;
     const blocks = a.blocks;
     const changed = a.changed;
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
-      const accuIndex = accus[m]!;
+      const accuIndex = rows[ROW_INTS * m + 4]!;
       // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
       const kernel = e.kernel;
       const active = e.active;
@@ -461,8 +462,8 @@ export class MixerBatch {
       keys: float64Array(alloc, Math.max(1, nKeys)),
       blocks: float64Array(alloc, Math.max(1, nBlocks)),
       applyInts: int32View(alloc(APPLY_INTS * Math.max(1, nApplies))),
-      accus: int32View(alloc(plans.length)),
       changed: int32View(alloc(Math.max(1, nApplies))).subarray(0, nApplies),
+      rows: int32View(alloc(ROW_INTS * plans.length)),
     };
     for (const [keys, at] of keyArrays) a.keys.set(keys, at);
     let record = 0,
@@ -494,10 +495,12 @@ export class MixerBatch {
         a.blocks[block] = pm.cumulativeWeight;
         a.blocks[block + 1] = pm.cumulativeWeightAdditive;
         a.blocks.set(pm.buffer, block + 2);
-        a.applyInts.set([block, size, mixKind(pm), m], APPLY_INTS * apply);
+        a.applyInts.set([block, size, mixKind(pm), 0], APPLY_INTS * apply);
         block += blockLength(size);
         apply++;
       }
+      a.rows[ROW_INTS * m + 2] = firstApply;
+      a.rows[ROW_INTS * m + 3] = apply - firstApply;
       const actions = new Map<ActionInternals, ActionEntry>();
       for (const action of mixer._actions) {
         const entry: ActionEntry = { first: record, count: 0, three: [] };

@@ -22,12 +22,13 @@ import {
   type Object3D,
 } from 'three';
 import { MixerBatch } from '../../dist/three/index.js';
-import { BACKENDS, useSolvers } from '../helpers/backends.js';
+import { useSolversWithThreads } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 import { runTwins, type Crowd } from './mixer-batch-twins.js';
 
-const solvers = useSolvers();
+/** Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by whole mixers (any call of 16 or more). */
+const { names: SOLVERS, solvers } = useSolversWithThreads();
 
 /** The clips: the capture, two parts of it (the second with smooth, discrete and non-transform tracks), an additive layer. */
 function clips(clip: AnimationClip, boneName: string): { clips: AnimationClip[]; additive: number } {
@@ -67,7 +68,7 @@ function extra(o: Object3D): unknown[] {
   return material === undefined ? [o.visible] : [o.visible, material.opacity, material.version];
 }
 
-describe.each(BACKENDS)('MixerBatch on %s', (backend) => {
+describe.each(SOLVERS)('MixerBatch on %s', (backend) => {
   it('equals three.js bit for bit through a random script of cross-fades, loops, warps, jumps and an additive layer (varying dt)', () => {
     const seen = runTwins(solvers[backend], pirouettes(24, 3), { frames: 400, seed: 5, extra, rate: 0.04 });
     // the script reached loops and ends of LoopOnce / repetitions
