@@ -6,7 +6,8 @@
 //   three mixer.update            every mixer.update(dt) (three r187, the baseline)
 //   MixerBatch.update             one batch.update(dt): three's per-action code, one kernel call
 //                                 for every track of every mixer, then the changed properties
-//                                 written through three's PropertyBindings
+//                                 written as three's PropertyBindings write them; also on 'simd×2',
+//                                 the threads suite's solver on 2 threads (the kernel split by mixers)
 //   MixerBatch sampling, no writes   the same without writing the objects (an internal switch): the
 //                                 per-action code and the kernel, the pose left in solver memory,
 //                                 what a pipeline that reads it there (issue 26's item 2) would pay
@@ -21,9 +22,13 @@ import { AnimationUtils } from 'three';
 import { MixerBatch } from '../../dist/three/index.js';
 import { setQuaternionAndEuler } from '../../dist/three/object-writes.js';
 import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
+import { threaded } from './threads.js'; // createSolver({ threads: 2 }), shared with the threads suite
 
 const SIZES = [1000];
-const ALL = ['simd', 'wasm', 'js'];
+const THREADED = 'simd×2';
+const ALL = ['simd', 'wasm', 'js', THREADED];
+/** The solver of a row: the run's solver of its backend, or the threaded one. */
+const solverOf = (solver, backend) => (backend === THREADED ? threaded : solver);
 const BVH = readFileSync(new URL('../../data/pirouette.bvh', import.meta.url), 'utf8');
 const DT = 1 / 60;
 const SETTINGS = ['one action', 'two actions blended'];
@@ -52,9 +57,9 @@ function task(kernel, n, setting, backends, make) {
     n,
     backends,
     budget: { reps: 1, time: 1500, warmup: 300, minIterations: 20 },
-    setup(solver) {
+    setup(solver, backend) {
       const c = crowd(n, setting);
-      const { call, dispose = () => {} } = make(c, solver);
+      const { call, dispose = () => {} } = make(c, solverOf(solver, backend));
       return { call, reset: () => {}, bounded: () => true, dispose };
     },
   };
@@ -74,7 +79,7 @@ export default {
         const batch = new MixerBatch(solver, c.mixers);
         return { call: () => batch.update(DT), dispose: () => batch.dispose() };
       }),
-      task('MixerBatch sampling, no writes', n, setting, ['simd', 'wasm'], (c, solver) => {
+      task('MixerBatch sampling, no writes', n, setting, ['simd', THREADED], (c, solver) => {
         const batch = new MixerBatch(solver, c.mixers);
         batch.writeObjects = false;
         return { call: () => batch.update(DT), dispose: () => batch.dispose() };
@@ -123,11 +128,13 @@ export default {
             });
           lines.push(`MixerBatch.update, ${backend}: ${t.fmt(ms(ours))} ms (${t.fmt(value)}× three)`);
         }
-        const sampling = row('MixerBatch sampling, no writes');
-        if (sampling)
-          lines.push(
-            `MixerBatch sampling without writes, simd: ${t.fmt(ms(sampling))} ms (${t.fmt(three.nsPerElementP50 / sampling.nsPerElementP50)}× three; issue 26's target for the pipeline: ≥ 20×)`,
-          );
+        for (const backend of ['simd', THREADED]) {
+          const sampling = row('MixerBatch sampling, no writes', backend);
+          if (sampling)
+            lines.push(
+              `MixerBatch sampling without writes, ${backend}: ${t.fmt(ms(sampling))} ms (${t.fmt(three.nsPerElementP50 / sampling.nsPerElementP50)}× three; issue 26's target for the pipeline: ≥ 20×)`,
+            );
+        }
         const floor = row('writes floor');
         if (floor) lines.push(`writing every bone's position and quaternion alone (the floor): ${t.fmt(ms(floor))} ms`);
       }
