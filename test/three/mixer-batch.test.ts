@@ -30,11 +30,16 @@ import { runTwins, type Crowd } from './mixer-batch-twins.js';
 /** Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by whole mixers (any call of 16 or more). */
 const { names: SOLVERS, solvers } = useSolversWithThreads();
 
-/** The clips: the capture, two parts of it (the second with smooth, discrete and non-transform tracks), an additive layer. */
-function clips(clip: AnimationClip, boneName: string): { clips: AnimationClip[]; additive: number } {
+/**
+ * The clips: the capture, two parts of it (the first with a one-key track and one with a repeated time; the second
+ * with smooth, discrete and non-transform tracks), an additive layer.
+ */
+function clips(clip: AnimationClip, boneName: string, otherBone: string): { clips: AnimationClip[]; additive: number } {
   const times = clip.tracks[0]!.times;
   const fps = 1 / (times[1]! - times[0]!);
   const part1 = AnimationUtils.subclip(clip, 'part1', 40, 260, fps);
+  part1.tracks.push(new VectorKeyframeTrack(`${boneName}.scale`, [0.3], [1, 1.5, 0.8]));
+  part1.tracks.push(new VectorKeyframeTrack(`${otherBone}.scale`, [0, 0.5, 0.5, 1.1], [1, 1, 1, 2, 2, 2, 0.5, 0.5, 0.5, 1, 1, 1]));
   const part2 = AnimationUtils.subclip(clip, 'part2', 200, 520, fps);
   let k = 0;
   for (const track of part2.tracks) {
@@ -51,8 +56,8 @@ function clips(clip: AnimationClip, boneName: string): { clips: AnimationClip[];
 function pirouettes(count: number, seed: number): () => Crowd {
   return () => {
     const { characters, clip } = buildSkinnedCrowd(bvhText, count, { seed });
-    const boneName = characters[0]!.mesh.skeleton.bones[3]!.name;
-    const extra = clips(clip, boneName);
+    const bones = characters[0]!.mesh.skeleton.bones;
+    const extra = clips(clip, bones[3]!.name, bones[7]!.name);
     for (const c of characters) c.mesh.material = (c.mesh.material as Material).clone();
     return {
       mixers: characters.map((c) => c.mixer),
