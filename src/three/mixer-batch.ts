@@ -21,12 +21,12 @@ import {
   CubicInterpolant,
   DiscreteInterpolant,
   LinearInterpolant,
+  AnimationMixer,
   PropertyBinding,
   PropertyMixer,
   QuaternionLinearInterpolant,
   WrapAroundEnding,
   ZeroSlopeEnding,
-  type AnimationMixer,
   type Euler,
   type Object3D,
   type Quaternion,
@@ -111,6 +111,11 @@ interface MixerEntry {
   firstApply: number;
   /** An action unknown to the layout was activated: its new bindings are applied by three until the next layout. */
   stale: boolean;
+  /**
+   * Made stale during this update before its turn (an event listener of an earlier mixer played an action
+   * this layout does not know): its state went back to three's objects and three's own update ran it.
+   */
+  detached: boolean;
   unwrap: () => void;
 }
 
@@ -314,6 +319,15 @@ export class MixerBatch {
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
       const mixer = e.mixer;
+      if (e.stale) {
+        // three's own update on three's own state, until the layout that follows this update
+        this.writeBack([e]);
+        e.detached = true;
+        rows[ROW_INTS * m + 1] = 0;
+        rows[ROW_INTS * m + 3] = 0;
+        (AnimationMixer.prototype.update as (this: unknown, dt: number) => unknown).call(mixer, dt);
+        continue;
+      }
       // AnimationMixer.update
       const deltaTime = dt * mixer.timeScale;
       mixer.time += deltaTime;
@@ -356,6 +370,7 @@ export class MixerBatch {
     const changed = a.changed;
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
+      if (e.detached) continue;
       const accuIndex = rows[ROW_INTS * m + 4]!;
       // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
       const kernel = e.kernel;
@@ -384,11 +399,12 @@ export class MixerBatch {
     }
   }
 
-  /** Copies the kernel's state (property buffers, interpolant caches) back to three's objects. */
-  private writeBack(): void {
+  /** Copies the kernel's state (property buffers, interpolant caches) of `entries` back to three's objects. */
+  private writeBack(entries: readonly MixerEntry[] = this.entries): void {
     const a = this.arrays;
     if (a === null) return;
-    for (const e of this.entries) {
+    for (const e of entries) {
+      if (e.detached) continue;
       e.kernel.forEach((pm, k) => {
         const b = e.blocks[k]!;
         pm.cumulativeWeight = a.blocks[b]!;
@@ -545,6 +561,7 @@ export class MixerBatch {
         known: new Set(mixer._bindings),
         firstApply,
         stale: false,
+        detached: false,
         unwrap: () => {},
       };
       e.unwrap = wrapMixer(

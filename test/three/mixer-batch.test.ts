@@ -14,6 +14,7 @@ import {
   BooleanKeyframeTrack,
   InterpolateDiscrete,
   InterpolateSmooth,
+  LoopOnce,
   NumberKeyframeTrack,
   VectorKeyframeTrack,
   type AnimationClip,
@@ -144,6 +145,40 @@ describe.each(SOLVERS)('MixerBatch on %s', (backend) => {
     expect(batch.tracks).toEqual({ kernel: 3 * (tracks - 1), three: 3 });
     batch.dispose();
     expect(batch.tracks).toEqual({ kernel: 0, three: 0 });
+  });
+
+  it('follows an event listener that plays a new clip on a later mixer during the update', () => {
+    const make = pirouettes(4, 6);
+    const sides = [make(), make()];
+    for (const crowd of sides) {
+      crowd.mixers.forEach((mixer, m) => {
+        const action = mixer.clipAction(crowd.clips[1]!);
+        action.setLoop(LoopOnce, 1);
+        action.play();
+        action.time = crowd.clips[1]!.duration - 0.05 * (m + 1);
+      });
+      // when mixer 0's action finishes, mixer 2 starts a clip it has never had an action for
+      crowd.mixers[0]!.addEventListener('finished', () => crowd.mixers[2]!.clipAction(crowd.clips[2]!).play());
+    }
+    const [three, ours] = sides as [Crowd, Crowd];
+    const batch = new MixerBatch(solvers[backend], ours.mixers);
+    for (let f = 0; f < 30; f++) {
+      for (const mixer of three.mixers) mixer.update(1 / 60);
+      batch.update(1 / 60);
+      ours.objects.forEach((list, m) =>
+        list.forEach((o, i) => {
+          const t = three.objects[m]![i]!;
+          expect([...o.position.toArray(), ...o.quaternion.toArray(), ...o.scale.toArray(), o.visible]).toEqual([
+            ...t.position.toArray(),
+            ...t.quaternion.toArray(),
+            ...t.scale.toArray(),
+            t.visible,
+          ]);
+        }),
+      );
+    }
+    expect(batch.tracks.three).toBeGreaterThan(0); // mixer 2's new clip is laid out (its boolean track left to three)
+    batch.dispose();
   });
 
   it('picks up a clip added and played after construction, and refresh() keeps the state', () => {
