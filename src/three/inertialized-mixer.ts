@@ -32,6 +32,7 @@ import {
 } from './checks.js';
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
+import { MixerBatch } from './mixer-batch.js';
 import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
 
 /**
@@ -125,6 +126,8 @@ export class InertializedMixerGroup {
   /** Per mixer, the bindings as last read and their destinations, index for index (a cache of the map). */
   private readonly seenBindings: (PropertyMixerLike | undefined)[][];
   private readonly bindingDestinations: Destination[][];
+  /** The MixerBatch whose mixers the group reads (it samples them), or null: the group runs each mixer's update. */
+  private readonly batch: MixerBatch | null = null;
   /** The setters replaced by a no-op (restored by dispose): the mixer no longer writes what the group writes. */
   private readonly setters: { binding: { setValue?: unknown }; setValue: unknown }[] = [];
   /** The mixers' own poses (positions, rotations; zero velocities), the output, and the transition poses. */
@@ -149,7 +152,9 @@ export class InertializedMixerGroup {
 
   /**
    * Takes over what `mixers` animate (create it after `mixer.clipAction(…)` for every clip): call
-   * {@link InertializedMixerGroup.update} instead of `mixer.update` for each of them.
+   * {@link InertializedMixerGroup.update} instead of `mixer.update` for each of them. `mixers` may be
+   * a {@link MixerBatch}: its kernel then samples every mixer in one call (`batch.update` is run by
+   * the group's update; the batch cannot be disposed before the group).
    * @example
    * ```ts
    * import type { AnimationMixer, Object3D } from 'three';
@@ -162,7 +167,7 @@ export class InertializedMixerGroup {
    * const group = new InertializedMixerGroup(solver, mixers, { halflife });
    * ```
    */
-  constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
+  constructor(solver: Solver, mixers: readonly AnimationMixer[] | MixerBatch, options: InertializedMixerOptions) {
     const names = buildingSingle ? SINGLE_NAMES : GROUP_NAMES;
     buildingSingle = false;
     this.names = names;
@@ -170,6 +175,13 @@ export class InertializedMixerGroup {
     // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
     if (names === GROUP_NAMES) checkArgumentCount(method, arguments.length, ['solver', 'mixers', 'options']);
     this.solver = checkSolver(method, solver);
+    if (mixers instanceof MixerBatch) {
+      mixers.checkLive(`${method}: mixers (a MixerBatch)`);
+      if (!mixers.belongsTo(solver))
+        throw new RangeError(`${method}: mixers is a MixerBatch of another solver; build it on the solver given to ${method}`);
+      this.batch = mixers;
+      mixers = mixers.mixers;
+    }
     if (!Array.isArray(mixers) || mixers.length === 0)
       throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
     const { halflife, root, zeroVelocity } = checkOptions(method, options, ['halflife', 'root', 'zeroVelocity']);
@@ -185,7 +197,7 @@ export class InertializedMixerGroup {
       const mi = internals(method, name, mixer);
       const first = this.mixers.indexOf(mixer);
       if (first !== m) throw new RangeError(`${method}: ${name} is also ${names.mixer(first)}`);
-      checkFree(method, name, mixer);
+      if (this.batch === null) checkFree(method, name, mixer);
       return mi;
     });
     this.slots = this.internals.map((mi, m) => collectSlots(method, names.mixer(m), mi, root));
@@ -237,7 +249,9 @@ export class InertializedMixerGroup {
     this.prevX.set(this.input.positions);
     this.prevQ.set(this.input.rotations);
     if (this.scales) this.scales.output.set(this.scales.input);
-    hold(this.mixers, `attached to ${withArticle(method)}`);
+    // the batch's mixers stay held by the batch; the batch leaves its pose in their buffers and writes through the no-op setters
+    if (this.batch !== null) this.batch.readBy(method, this);
+    else hold(this.mixers, `attached to ${withArticle(method)}`);
     animated.hold(
       this.slots.flatMap((list) => list.map((slot) => slot.object)),
       `animated through ${withArticle(method)}`,
@@ -331,9 +345,10 @@ export class InertializedMixerGroup {
     this.prevQ.set(input.rotations);
     this.lastDt = dt;
     this.scales?.prev.set(this.scales.input);
+    this.batch?.update(dt);
     for (let m = 0; m < this.mixers.length; m++) {
       this.fresh[m] = false;
-      this.mixers[m]!.update(dt);
+      if (this.batch === null) this.mixers[m]!.update(dt);
       this.readMixer(method, m, input.positions, input.rotations, this.scales?.input ?? null);
     }
     this.inertializer.update(input, undefined, dt, output);
@@ -353,10 +368,11 @@ export class InertializedMixerGroup {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    release(this.mixers ?? []);
+    if (this.batch === null) release(this.mixers ?? []);
     animated.release((this.slots ?? []).flatMap((list) => list.map((slot) => slot.object)));
     for (const { binding, setValue } of this.setters) binding.setValue = setValue;
     this.setters.length = 0;
+    this.batch?.readBy(`${this.names.cls}.dispose`, null);
     this.inertializer?.dispose();
     if (this.solver.isDisposed()) return;
     for (const array of this.owned) this.solver.free(array);

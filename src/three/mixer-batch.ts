@@ -180,6 +180,8 @@ export class MixerBatch {
    * @internal
    */
   writeObjects = true;
+  /** The InertializedMixerGroup that reads this batch (mirror mode), or null. */
+  private reader: object | null = null;
   private disposed = false;
 
   /**
@@ -293,6 +295,8 @@ export class MixerBatch {
    */
   dispose(): void {
     if (this.disposed) return;
+    if (this.reader !== null)
+      throw new TypeError('MixerBatch.dispose: an InertializedMixerGroup reads this MixerBatch; dispose the group first');
     this.disposed = true;
     if (!this.solver.isDisposed()) this.writeBack();
     for (const e of this.entries) e.unwrap();
@@ -365,6 +369,7 @@ export class MixerBatch {
       rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
     }
     this.run(from, to - from);
+    if (this.reader !== null) this.mirror(from, to);
     if (!this.writeObjects) return;
     const blocks = a.blocks;
     const changed = a.changed;
@@ -397,6 +402,57 @@ export class MixerBatch {
         for (let i = 0; i < e.mixer._nActiveBindings; i++) if (!e.known.has(bindings[i]!)) bindings[i]!.apply(accuIndex);
       }
     }
+  }
+
+  /**
+   * Reader mode: each active kernel-taken property's result of this update copied into three's own
+   * PropertyMixer buffer (the accumulator three's apply would have left it in), where an
+   * InertializedMixerGroup reads a mixer's pose.
+   */
+  private mirror(from: number, to: number): void {
+    const a = this.arrays!;
+    const blocks = a.blocks;
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      if (e.detached) continue;
+      const accuIndex = a.rows[ROW_INTS * m + 4]!;
+      for (let k = 0; k < e.kernel.length; k++) {
+        if (e.active[k] === 0) continue;
+        const size = e.sizes[k]!;
+        const at = e.blocks[k]! + 2 + (accuIndex + 1) * size;
+        const buffer = e.kernel[k]!.buffer;
+        for (let i = 0, o = (accuIndex + 1) * size; i < size; i++) buffer[o + i] = blocks[at + i]!;
+      }
+    }
+  }
+
+  /**
+   * Reads by an InertializedMixerGroup (`reader`; null: read no longer): every update then also leaves
+   * each mixer's pose in three's PropertyMixer buffers, and every property is written through its
+   * binding's own setter (the group's no-op for the properties it writes). Lays out again.
+   * @internal
+   */
+  readBy(method: string, reader: object | null): void {
+    if (reader === null) {
+      this.reader = null;
+      if (!this.disposed && !this.solver.isDisposed()) this.layout(method, true);
+      return;
+    }
+    this.checkUsable(method);
+    if (this.reader !== null)
+      throw new RangeError(`${method}: the MixerBatch is already read by an InertializedMixerGroup; dispose it first`);
+    this.reader = reader;
+    this.layout(method, true);
+  }
+
+  /** Whether the batch's memory is `solver`'s. @internal */
+  belongsTo(solver: Solver): boolean {
+    return this.solver === solver;
+  }
+
+  /** A TypeError naming `method` when the batch has been disposed or its solver is. @internal */
+  checkLive(method: string): void {
+    this.checkUsable(method);
   }
 
   /** Copies the kernel's state (property buffers, interpolant caches) of `entries` back to three's objects. */
@@ -500,7 +556,8 @@ export class MixerBatch {
         blockOf.set(pm, block);
         kernel.push(pm);
         blocks.push(block);
-        const fast = fastTarget(pm, setter);
+        // (read by a group: every write through the binding's setter, which the group may have made a no-op)
+        const fast = this.reader === null ? fastTarget(pm, setter) : null;
         writes.push(
           fast === null
             ? null
