@@ -11,6 +11,9 @@
 //   MixerBatch sampling, no writes   the same without writing the objects (an internal switch): the
 //                                 per-action code and the kernel, the pose left in solver memory,
 //                                 what a pipeline that reads it there (issue 26's item 2) would pay
+//   group over the mixers         InertializedMixerGroup.update (halflife 0.1 s): every mixer.update, then
+//                                 the inertialization and the bones written (the library today)
+//   group over a MixerBatch       the same group built on a MixerBatch: one kernel call samples every mixer
 //   writes floor                  only what any sampler must do to three's objects: every bone's
 //                                 position and quaternion set from an array, its rotation (Euler)
 //                                 following as three's onChange does (MixerBatch's own write,
@@ -19,7 +22,7 @@
 // Target (issue 26): MixerBatch.update ≥ 3× three's mixers, one thread (medians).
 import { readFileSync } from 'node:fs';
 import { AnimationUtils } from 'three';
-import { MixerBatch } from '../../dist/three/index.js';
+import { InertializedMixerGroup, MixerBatch } from '../../dist/three/index.js';
 import { setQuaternionAndEuler } from '../../dist/three/object-writes.js';
 import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
 import { threaded } from './threads.js'; // createSolver({ threads: 2 }), shared with the threads suite
@@ -84,6 +87,21 @@ export default {
         batch.writeObjects = false;
         return { call: () => batch.update(DT), dispose: () => batch.dispose() };
       }),
+      task('group over the mixers', n, setting, ['simd'], (c, solver) => {
+        const group = new InertializedMixerGroup(solver, c.mixers, { halflife: 0.1 });
+        return { call: () => group.update(DT), dispose: () => group.dispose() };
+      }),
+      task('group over a MixerBatch', n, setting, ['simd', THREADED], (c, solver) => {
+        const batch = new MixerBatch(solver, c.mixers);
+        const group = new InertializedMixerGroup(solver, batch, { halflife: 0.1 });
+        return {
+          call: () => group.update(DT),
+          dispose: () => {
+            group.dispose();
+            batch.dispose();
+          },
+        };
+      }),
       task('writes floor', n, setting, ['simd'], (c) => {
         const values = new Float64Array(7 * c.bones.length);
         c.bones.forEach((b, i) => {
@@ -133,6 +151,14 @@ export default {
           if (sampling)
             lines.push(
               `MixerBatch sampling without writes, ${backend}: ${t.fmt(ms(sampling))} ms (${t.fmt(three.nsPerElementP50 / sampling.nsPerElementP50)}× three; issue 26's target for the pipeline: ≥ 20×)`,
+            );
+        }
+        const groupPlain = row('group over the mixers');
+        for (const backend of ['simd', THREADED]) {
+          const groupBatch = row('group over a MixerBatch', backend);
+          if (groupPlain && groupBatch)
+            lines.push(
+              `InertializedMixerGroup.update over a MixerBatch, ${backend}: ${t.fmt(ms(groupBatch))} ms; over the mixers ${t.fmt(ms(groupPlain))} ms (${t.fmt(groupPlain.nsPerElementP50 / groupBatch.nsPerElementP50)}×; three's mixers alone ${t.fmt(ms(three))} ms)`,
             );
         }
         const floor = row('writes floor');

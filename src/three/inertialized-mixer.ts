@@ -33,7 +33,14 @@ import {
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { MixerBatch } from './mixer-batch.js';
-import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
+import {
+  internals,
+  noopSetter,
+  transformTarget,
+  type MixerInternals,
+  type PropertyMixerLike,
+  type TransformProperty,
+} from './mixer-bindings.js';
 
 /**
  * @group Inertialization
@@ -69,6 +76,13 @@ interface Destination {
   at: number;
   /** Whether the binding has been active in an update (its original value is then saved). */
   seen: boolean;
+  /**
+   * Over a MixerBatch: where the PropertyMixer's buffer is (three's, or the batch's copy at `base`) as
+   * of the batch's layout `version` (−1: not looked up).
+   */
+  buffer: ArrayLike<number> | null;
+  base: number;
+  version: number;
 }
 
 /** How a group's messages name it and its mixers: itself, or the InertializedMixer it is the whole of. */
@@ -83,7 +97,6 @@ const SINGLE_NAMES: Names = { cls: 'InertializedMixer', mixer: () => 'mixer' };
 let buildingSingle = false;
 
 /** The setter put on the bindings the group writes instead of the mixer. */
-function noop(): void {}
 
 /** One animated object: its slot (bone index) and the properties the mixer writes. */
 interface Slot {
@@ -484,14 +497,27 @@ export class InertializedMixerGroup {
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
     const dests = this.syncBindings(method, m);
+    const batch = this.batch;
+    const version = batch === null ? -1 : batch.version;
     for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
       const d = dests[k]!;
       if (d.kind === null) continue;
       if (k < active) d.seen = true;
       else if (!d.seen) continue; // never active: the value at construction stands
-      const buffer = pm.buffer;
-      const o = (k < active ? accu : ((pm as { _origIndex?: number })._origIndex ?? 3)) * pm.valueSize;
+      let buffer: ArrayLike<number> = pm.buffer;
+      let o = (k < active ? accu : ((pm as { _origIndex?: number })._origIndex ?? 3)) * pm.valueSize;
+      if (batch !== null) {
+        // the batch keeps the buffers of the properties it samples in solver memory
+        if (d.version !== version) {
+          const view = batch.bufferOf(m, pm);
+          d.buffer = view.buffer;
+          d.base = view.base;
+          d.version = version;
+        }
+        buffer = d.buffer!;
+        o += d.base;
+      }
       const a = d.at;
       if (d.kind === 'quaternion') {
         q[a] = buffer[o]!;
@@ -516,7 +542,7 @@ export class InertializedMixerGroup {
     if (d.kind !== null) {
       // the group writes this property: the mixer's own write (and its Euler update) would be overwritten anyway
       this.setters.push({ binding: pm.binding, setValue: pm.binding.setValue });
-      pm.binding.setValue = noop;
+      pm.binding.setValue = noopSetter;
     }
     return d;
   }
@@ -525,7 +551,7 @@ export class InertializedMixerGroup {
   private destination(method: string, m: number, pm: PropertyMixerLike): Destination {
     const name = this.names.mixer(m);
     const target = transformTarget(method, name, pm);
-    if (target === null) return { kind: null, at: 0, seen: false };
+    if (target === null) return { kind: null, at: 0, seen: false, buffer: null, base: 0, version: -1 };
     const slots = this.slots[m]!;
     const j = slots.findIndex((slot) => slot.object === target.object && slot[target.property]);
     if (j < 0) {
@@ -534,7 +560,14 @@ export class InertializedMixerGroup {
         `${method}: ${name} animates the ${target.property} of ${object}, which it did not animate when the ${this.names.cls} was built; create every action (mixer.clipAction) before building it`,
       );
     }
-    return { kind: target.property, at: KIND_SIZE[target.property] * (this.bones * m + j), seen: false };
+    return {
+      kind: target.property,
+      at: KIND_SIZE[target.property] * (this.bones * m + j),
+      seen: false,
+      buffer: null,
+      base: 0,
+      version: -1,
+    };
   }
 
   /** Writes mixer m's output to its objects (only the properties the mixer animates). */

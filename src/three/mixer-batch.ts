@@ -72,6 +72,7 @@ import {
   batchInternals,
   controlAction,
   fastTarget,
+  noopSetter,
   wrapMixer,
   type ActionInternals,
   type BatchMixerInternals,
@@ -182,6 +183,7 @@ export class MixerBatch {
   writeObjects = true;
   /** The InertializedMixerGroup that reads this batch (mirror mode), or null. */
   private reader: object | null = null;
+  private layoutVersion = 0;
   private disposed = false;
 
   /**
@@ -369,7 +371,6 @@ export class MixerBatch {
       rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
     }
     this.run(from, to - from);
-    if (this.reader !== null) this.mirror(from, to);
     if (!this.writeObjects) return;
     const blocks = a.blocks;
     const changed = a.changed;
@@ -387,7 +388,8 @@ export class MixerBatch {
         const at = e.blocks[k]! + 2 + accuIndex * size + size;
         const write = e.writes[k]!;
         if (write === null) {
-          kernel[k]!.binding.setValue(blocks, at);
+          const binding = kernel[k]!.binding;
+          if (binding.setValue !== noopSetter) binding.setValue(blocks, at);
           continue;
         }
         // PropertyBinding's setter: resolvedProperty.fromArray(buffer, offset), then matrixWorldNeedsUpdate
@@ -404,32 +406,27 @@ export class MixerBatch {
     }
   }
 
-  /**
-   * Reader mode: each active kernel-taken property's result of this update copied into three's own
-   * PropertyMixer buffer (the accumulator three's apply would have left it in), where an
-   * InertializedMixerGroup reads a mixer's pose.
-   */
-  private mirror(from: number, to: number): void {
-    const a = this.arrays!;
-    const blocks = a.blocks;
-    for (let m = from; m < to; m++) {
-      const e = this.entries[m]!;
-      if (e.detached) continue;
-      const accuIndex = a.rows[ROW_INTS * m + 4]!;
-      for (let k = 0; k < e.kernel.length; k++) {
-        if (e.active[k] === 0) continue;
-        const size = e.sizes[k]!;
-        const at = e.blocks[k]! + 2 + (accuIndex + 1) * size;
-        const buffer = e.kernel[k]!.buffer;
-        for (let i = 0, o = (accuIndex + 1) * size; i < size; i++) buffer[o + i] = blocks[at + i]!;
-      }
-    }
+  /** The layout's number: a reader's cached {@link MixerBatch.bufferOf} views hold until it changes. @internal */
+  get version(): number {
+    return this.layoutVersion;
   }
 
   /**
-   * Reads by an InertializedMixerGroup (`reader`; null: read no longer): every update then also leaves
-   * each mixer's pose in three's PropertyMixer buffers, and every property is written through its
-   * binding's own setter (the group's no-op for the properties it writes). Lays out again.
+   * Where mixer m's PropertyMixer `pm` keeps its buffer while attached: the batch's copy in solver
+   * memory (`buffer[base …]` laid out as three's `pm.buffer`) for the properties the kernel takes,
+   * three's own otherwise. Valid until the layout changes ({@link MixerBatch.version}). @internal
+   */
+  bufferOf(m: number, pm: object): { buffer: ArrayLike<number>; base: number } {
+    const e = this.entries[m];
+    const k = e?.index.get(pm as PropertyMixerInternals);
+    if (e === undefined || k === undefined || e.detached) return { buffer: (pm as PropertyMixerInternals).buffer, base: 0 };
+    return { buffer: this.arrays!.blocks, base: e.blocks[k]! + 2 };
+  }
+
+  /**
+   * Read by an InertializedMixerGroup (`reader`; null: read no longer), which finds each mixer's pose
+   * with {@link MixerBatch.bufferOf}: every property is then written through its binding's own setter
+   * (the group's no-op for the properties it writes: not called). Lays out again.
    * @internal
    */
   readBy(method: string, reader: object | null): void {
@@ -500,6 +497,7 @@ export class MixerBatch {
       this.owned = new OwnedArrays(this.solver);
     }
     this.relayout = false;
+    this.layoutVersion++;
     const alloc = (length: number): Float32Array => this.owned.alloc(length);
     // sizes
     let nRecords = 0,

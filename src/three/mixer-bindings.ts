@@ -233,3 +233,6 @@ export function fastTarget(pm: PropertyMixerInternals, setter: unknown): { objec
   if (binding.resolvedProperty !== object[property]) return null;
   return { object, property };
 }
+
+/** The setter an InertializedMixerGroup gives the bindings it writes itself (MixerBatch skips calling it). */
+export function noopSetter(): void {}
