@@ -6,13 +6,16 @@
  * PropertyMixer.apply) runs in one call of assembly/kernels/mixer-sampling.ts over every mixer
  * (reference src/reference/mixer-sampling.ts), in float64 as three's PropertyMixer buffers; then
  * each property that changed is written through its own PropertyBinding.setValue, as three's
- * apply does. Bit for bit three's mixer.update.
+ * apply does (Object3D transforms: the same fields and Euler, without the Matrix4, as
+ * object-writes.ts writes them). Bit for bit three's mixer.update.
  *
  * While attached, each mixer's PropertyMixer buffers and the kernel-taken interpolants' caches live
  * in solver memory (copied from three's at construction and refresh, and back at refresh and
  * dispose); the mixer's own `update` runs its share of the batch (so `mixer.setTime` and code that
- * calls `mixer.update` stay exact), and its `_activateAction` is wrapped to copy an original state
- * three saves (a `play()`) into solver memory. Tracks the kernel does not take (string and boolean
+ * calls `mixer.update` stay exact), its `_activateAction`/`_deactivateAction` are wrapped to copy an
+ * original state three saves (a `play()`) into solver memory and keep the in-use flags, and the
+ * methods that add or remove actions and bindings to lay out again. Threaded solvers split the
+ * kernel by whole mixers. Tracks the kernel does not take (string and boolean
  * tracks, interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear, e.g.
  * GLTFLoader's cubic spline) are left to three's own interpolant and PropertyMixer, per property.
  */
@@ -181,7 +184,7 @@ export class MixerBatch {
    * @internal
    */
   writeObjects = true;
-  /** The InertializedMixerGroup that reads this batch (mirror mode), or null. */
+  /** The InertializedMixerGroup that reads this batch's buffers (bufferOf), or null. */
   private reader: object | null = null;
   private layoutVersion = 0;
   private disposed = false;
