@@ -22,6 +22,7 @@ export * from './kernels/spring-per-element';
 export * from './kernels/instance-matrix';
 export * from './kernels/spring-bones';
 export * from './kernels/skeleton';
+export * from './kernels/mixer-sampling';
 
 // For the tests and the benchmark only: the maths probes and the data-movement floor.
 export * from './testing/floor';

@@ -693,6 +693,20 @@ declare namespace __AdaptedExports {
    */
   export function forwardKinematics(parents: number, slots: number, targets: number, positions: number, rotations: number, scales: number, sourceStride: number, sourceF64: boolean, restPositions: number, restRotations: number, restScales: number, roots: number, chain: number, levels: number, parentless: boolean, inverseBind: number, world: number, worldStride: number, skin: number, skinStride: number, scratch: number, count: number, bones: number): void;
   /**
+   * assembly/kernels/mixer-sampling/sampleMixers
+   * @param rows `usize`
+   * @param nMixers `i32`
+   * @param actionInts `usize`
+   * @param actionFloats `usize`
+   * @param recordInts `usize`
+   * @param recordFloats `usize`
+   * @param keys `usize`
+   * @param blocks `usize`
+   * @param applyInts `usize`
+   * @param changed `usize`
+   */
+  export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number): void;
+  /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
    * @param v `usize`
@@ -750,4 +764,5 @@ declare namespace __AdaptedExports {
 }
 /** Instantiates the compiled WebAssembly module with the given imports. */
 export declare function instantiate(module: WebAssembly.Module, imports: {
+  Math: unknown,
 }): Promise<typeof __AdaptedExports>;

@@ -22,3 +22,4 @@ export {
 } from './damp.js';
 export { InertializedMixer, InertializedMixerGroup, type InertializedMixerOptions } from './inertialized-mixer.js';
 export { SkeletonBatch, type SkeletonBatchOptions } from './skeleton-batch.js';
+export { MixerBatch } from './mixer-batch.js';

@@ -32,7 +32,15 @@ import {
 } from './checks.js';
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
-import { internals, transformTarget, type MixerInternals, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
+import { MixerBatch } from './mixer-batch.js';
+import {
+  internals,
+  noopSetter,
+  transformTarget,
+  type MixerInternals,
+  type PropertyMixerLike,
+  type TransformProperty,
+} from './mixer-bindings.js';
 
 /**
  * @group Inertialization
@@ -68,6 +76,13 @@ interface Destination {
   at: number;
   /** Whether the binding has been active in an update (its original value is then saved). */
   seen: boolean;
+  /**
+   * Over a MixerBatch: where the PropertyMixer's buffer is (three's, or the batch's copy at `base`) as
+   * of the batch's layout `version` (−1: not looked up).
+   */
+  buffer: ArrayLike<number> | null;
+  base: number;
+  version: number;
 }
 
 /** How a group's messages name it and its mixers: itself, or the InertializedMixer it is the whole of. */
@@ -82,7 +97,6 @@ const SINGLE_NAMES: Names = { cls: 'InertializedMixer', mixer: () => 'mixer' };
 let buildingSingle = false;
 
 /** The setter put on the bindings the group writes instead of the mixer. */
-function noop(): void {}
 
 /** One animated object: its slot (bone index) and the properties the mixer writes. */
 interface Slot {
@@ -125,6 +139,8 @@ export class InertializedMixerGroup {
   /** Per mixer, the bindings as last read and their destinations, index for index (a cache of the map). */
   private readonly seenBindings: (PropertyMixerLike | undefined)[][];
   private readonly bindingDestinations: Destination[][];
+  /** The MixerBatch whose mixers the group reads (it samples them), or null: the group runs each mixer's update. */
+  private readonly batch: MixerBatch | null = null;
   /** The setters replaced by a no-op (restored by dispose): the mixer no longer writes what the group writes. */
   private readonly setters: { binding: { setValue?: unknown }; setValue: unknown }[] = [];
   /** The mixers' own poses (positions, rotations; zero velocities), the output, and the transition poses. */
@@ -149,7 +165,9 @@ export class InertializedMixerGroup {
 
   /**
    * Takes over what `mixers` animate (create it after `mixer.clipAction(…)` for every clip): call
-   * {@link InertializedMixerGroup.update} instead of `mixer.update` for each of them.
+   * {@link InertializedMixerGroup.update} instead of `mixer.update` for each of them. `mixers` may be
+   * a {@link MixerBatch}: its kernel then samples every mixer in one call (`batch.update` is run by
+   * the group's update; the batch cannot be disposed before the group).
    * @example
    * ```ts
    * import type { AnimationMixer, Object3D } from 'three';
@@ -162,7 +180,7 @@ export class InertializedMixerGroup {
    * const group = new InertializedMixerGroup(solver, mixers, { halflife });
    * ```
    */
-  constructor(solver: Solver, mixers: readonly AnimationMixer[], options: InertializedMixerOptions) {
+  constructor(solver: Solver, mixers: readonly AnimationMixer[] | MixerBatch, options: InertializedMixerOptions) {
     const names = buildingSingle ? SINGLE_NAMES : GROUP_NAMES;
     buildingSingle = false;
     this.names = names;
@@ -170,6 +188,13 @@ export class InertializedMixerGroup {
     // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
     if (names === GROUP_NAMES) checkArgumentCount(method, arguments.length, ['solver', 'mixers', 'options']);
     this.solver = checkSolver(method, solver);
+    if (mixers instanceof MixerBatch) {
+      mixers.checkLive(`${method}: mixers (a MixerBatch)`);
+      if (!mixers.belongsTo(solver))
+        throw new RangeError(`${method}: mixers is a MixerBatch of another solver; build it on the solver given to ${method}`);
+      this.batch = mixers;
+      mixers = mixers.mixers;
+    }
     if (!Array.isArray(mixers) || mixers.length === 0)
       throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
     const { halflife, root, zeroVelocity } = checkOptions(method, options, ['halflife', 'root', 'zeroVelocity']);
@@ -185,7 +210,7 @@ export class InertializedMixerGroup {
       const mi = internals(method, name, mixer);
       const first = this.mixers.indexOf(mixer);
       if (first !== m) throw new RangeError(`${method}: ${name} is also ${names.mixer(first)}`);
-      checkFree(method, name, mixer);
+      if (this.batch === null) checkFree(method, name, mixer);
       return mi;
     });
     this.slots = this.internals.map((mi, m) => collectSlots(method, names.mixer(m), mi, root));
@@ -237,7 +262,9 @@ export class InertializedMixerGroup {
     this.prevX.set(this.input.positions);
     this.prevQ.set(this.input.rotations);
     if (this.scales) this.scales.output.set(this.scales.input);
-    hold(this.mixers, `attached to ${withArticle(method)}`);
+    // the batch's mixers stay held by the batch; the batch leaves its pose in their buffers and writes through the no-op setters
+    if (this.batch !== null) this.batch.readBy(method, this);
+    else hold(this.mixers, `attached to ${withArticle(method)}`);
     animated.hold(
       this.slots.flatMap((list) => list.map((slot) => slot.object)),
       `animated through ${withArticle(method)}`,
@@ -331,9 +358,10 @@ export class InertializedMixerGroup {
     this.prevQ.set(input.rotations);
     this.lastDt = dt;
     this.scales?.prev.set(this.scales.input);
+    this.batch?.update(dt);
     for (let m = 0; m < this.mixers.length; m++) {
       this.fresh[m] = false;
-      this.mixers[m]!.update(dt);
+      if (this.batch === null) this.mixers[m]!.update(dt);
       this.readMixer(method, m, input.positions, input.rotations, this.scales?.input ?? null);
     }
     this.inertializer.update(input, undefined, dt, output);
@@ -353,10 +381,11 @@ export class InertializedMixerGroup {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    release(this.mixers ?? []);
+    if (this.batch === null) release(this.mixers ?? []);
     animated.release((this.slots ?? []).flatMap((list) => list.map((slot) => slot.object)));
     for (const { binding, setValue } of this.setters) binding.setValue = setValue;
     this.setters.length = 0;
+    this.batch?.readBy(`${this.names.cls}.dispose`, null);
     this.inertializer?.dispose();
     if (this.solver.isDisposed()) return;
     for (const array of this.owned) this.solver.free(array);
@@ -468,14 +497,27 @@ export class InertializedMixerGroup {
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
     const dests = this.syncBindings(method, m);
+    const batch = this.batch;
+    const version = batch === null ? -1 : batch.version;
     for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
       const d = dests[k]!;
       if (d.kind === null) continue;
       if (k < active) d.seen = true;
       else if (!d.seen) continue; // never active: the value at construction stands
-      const buffer = pm.buffer;
-      const o = (k < active ? accu : ((pm as { _origIndex?: number })._origIndex ?? 3)) * pm.valueSize;
+      let buffer: ArrayLike<number> = pm.buffer;
+      let o = (k < active ? accu : ((pm as { _origIndex?: number })._origIndex ?? 3)) * pm.valueSize;
+      if (batch !== null) {
+        // the batch keeps the buffers of the properties it samples in solver memory
+        if (d.version !== version) {
+          const view = batch.bufferOf(m, pm);
+          d.buffer = view.buffer;
+          d.base = view.base;
+          d.version = version;
+        }
+        buffer = d.buffer!;
+        o += d.base;
+      }
       const a = d.at;
       if (d.kind === 'quaternion') {
         q[a] = buffer[o]!;
@@ -500,7 +542,7 @@ export class InertializedMixerGroup {
     if (d.kind !== null) {
       // the group writes this property: the mixer's own write (and its Euler update) would be overwritten anyway
       this.setters.push({ binding: pm.binding, setValue: pm.binding.setValue });
-      pm.binding.setValue = noop;
+      pm.binding.setValue = noopSetter;
     }
     return d;
   }
@@ -509,7 +551,7 @@ export class InertializedMixerGroup {
   private destination(method: string, m: number, pm: PropertyMixerLike): Destination {
     const name = this.names.mixer(m);
     const target = transformTarget(method, name, pm);
-    if (target === null) return { kind: null, at: 0, seen: false };
+    if (target === null) return { kind: null, at: 0, seen: false, buffer: null, base: 0, version: -1 };
     const slots = this.slots[m]!;
     const j = slots.findIndex((slot) => slot.object === target.object && slot[target.property]);
     if (j < 0) {
@@ -518,7 +560,14 @@ export class InertializedMixerGroup {
         `${method}: ${name} animates the ${target.property} of ${object}, which it did not animate when the ${this.names.cls} was built; create every action (mixer.clipAction) before building it`,
       );
     }
-    return { kind: target.property, at: KIND_SIZE[target.property] * (this.bones * m + j), seen: false };
+    return {
+      kind: target.property,
+      at: KIND_SIZE[target.property] * (this.bones * m + j),
+      seen: false,
+      buffer: null,
+      base: 0,
+      version: -1,
+    };
   }
 
   /** Writes mixer m's output to its objects (only the properties the mixer animates). */

@@ -126,10 +126,11 @@ export function describeError(error: unknown): string {
 }
 
 /**
- * Instantiates a compiled build on the given memory, its only import: the kernels are built
+ * Instantiates a compiled build on the given memory and the engine's Math.acos and Math.sin (the
+ * mixer kernel's slerps, assembly/kernels/mixer-sampling.ts), its only imports: the kernels are built
  * with --noAssert and the stub runtime, so they import no `abort` (test/wasm/build.node.test.ts).
  */
 export async function instantiateBuild(module: WebAssembly.Module, memory: WebAssembly.Memory): Promise<KernelExports> {
-  const instance = await WebAssembly.instantiate(module, { env: { memory } });
+  const instance = await WebAssembly.instantiate(module, { env: { memory }, Math: { acos: Math.acos, sin: Math.sin } });
   return instance.exports as unknown as KernelExports;
 }

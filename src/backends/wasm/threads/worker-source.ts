@@ -47,7 +47,10 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
   const thread = start.index + 1;
   let kernels: ((...args: number[]) => number)[];
   try {
-    const instance = await WebAssembly.instantiate(start.module, { env: { memory: start.memory } });
+    const instance = await WebAssembly.instantiate(start.module, {
+      env: { memory: start.memory },
+      Math: { acos: Math.acos, sin: Math.sin },
+    });
     const exports = instance.exports as Record<string, (...args: number[]) => number>;
     kernels = start.names.map((name) => exports[name]!);
   } catch (error) {

@@ -1,0 +1,722 @@
+/**
+ * Every AnimationMixer's update(dt) of a crowd in one kernel call: the per-action half of
+ * three.js's AnimationMixer.update (times, loops, fades, warps, weights, events) runs three's own
+ * action code in JS, action by action, as the mixer would; the per-track half (keyframe search from
+ * a cached cursor, interpolation, the weighted accumulation of the actions into each property,
+ * PropertyMixer.apply) runs in one call of assembly/kernels/mixer-sampling.ts over every mixer
+ * (reference src/reference/mixer-sampling.ts), in float64 as three's PropertyMixer buffers; then
+ * each property that changed is written through its own PropertyBinding.setValue, as three's
+ * apply does (Object3D transforms: the same fields and Euler, without the Matrix4, as
+ * object-writes.ts writes them). Bit for bit three's mixer.update.
+ *
+ * While attached, each mixer's PropertyMixer buffers and the kernel-taken interpolants' caches live
+ * in solver memory (copied from three's at construction and refresh, and back at refresh and
+ * dispose); the mixer's own `update` runs its share of the batch (so `mixer.setTime` and code that
+ * calls `mixer.update` stay exact), its `_activateAction`/`_deactivateAction` are wrapped to copy an
+ * original state three saves (a `play()`) into solver memory and keep the in-use flags, and the
+ * methods that add or remove actions and bindings to lay out again. Threaded solvers split the
+ * kernel by whole mixers. Tracks the kernel does not take (string and boolean
+ * tracks, interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear, e.g.
+ * GLTFLoader's cubic spline) are left to three's own interpolant and PropertyMixer, per property.
+ */
+import {
+  AdditiveAnimationBlendMode,
+  CubicInterpolant,
+  DiscreteInterpolant,
+  LinearInterpolant,
+  AnimationMixer,
+  PropertyBinding,
+  PropertyMixer,
+  QuaternionLinearInterpolant,
+  WrapAroundEnding,
+  ZeroSlopeEnding,
+  type Euler,
+  type Object3D,
+  type Quaternion,
+  type Vector3,
+} from 'three';
+import type { Solver, SolverBase } from '../api/solver.js';
+import { float64Array, int32View } from '../api/skeleton-kernel.js';
+import { sampleMixersCall } from '../api/mixer-kernel.js';
+import { checkDt } from '../core/dt.js';
+import { describe } from '../core/validate.js';
+import {
+  ACTION_FLOATS,
+  ACTION_INTS,
+  APPLY_INTS,
+  ENDING_WRAP_AROUND,
+  ENDING_ZERO_CURVATURE,
+  ENDING_ZERO_SLOPE,
+  KIND_CUBIC,
+  KIND_DISCRETE,
+  KIND_LINEAR,
+  KIND_QUATERNION,
+  MIX_LERP,
+  MIX_SLERP,
+  RECORD_FLOATS,
+  RECORD_INTS,
+  ROW_INTS,
+  R_BLOCK,
+  R_CACHED,
+  R_KEYS,
+  R_KIND,
+  R_MIX,
+  R_OFFSET_NEXT,
+  R_OFFSET_PREV,
+  R_SIZE,
+  R_TIMES,
+  R_VALUES,
+  type MixerArrays,
+} from '../reference/mixer-sampling.js';
+import { OwnedArrays } from '../stateful/owned-arrays.js';
+import { setQuaternionAndEuler } from './object-writes.js';
+import { checkArgumentCount, checkFree, checkSolver, hold, release } from './checks.js';
+import {
+  batchInternals,
+  controlAction,
+  fastTarget,
+  noopSetter,
+  wrapMixer,
+  type ActionInternals,
+  type BatchMixerInternals,
+  type InterpolantInternals,
+  type PropertyMixerInternals,
+} from './mixer-bindings.js';
+
+/** One action of a mixer: its kernel records and the tracks left to three. */
+interface ActionEntry {
+  first: number;
+  count: number;
+  /** Track indices whose property three's own code accumulates. */
+  three: number[];
+}
+
+/** One mixer as laid out. */
+interface MixerEntry {
+  mixer: BatchMixerInternals;
+  actions: Map<ActionInternals, ActionEntry>;
+  /** Kernel-taken PropertyMixers, in the order of their apply entries, and each one's block. */
+  kernel: PropertyMixerInternals[];
+  blocks: number[];
+  /**
+   * How each is written: null by its binding's setValue; else the Object3D whose position or scale
+   * (a Vector3) or quaternion (then `euler` is its rotation) three's setter writes.
+   */
+  /** 1 where the PropertyMixer is in use (three's useCount > 0: applied), kept by the wrapped activation methods. */
+  active: Uint8Array;
+  /** The value size of each. */
+  sizes: Int32Array;
+  /** Index in `kernel` of each kernel-taken PropertyMixer. */
+  index: Map<PropertyMixerInternals, number>;
+  writes: ({ object: Object3D; vector: Vector3 | null; quaternion: Quaternion | null; euler: Euler | null } | null)[];
+  /** PropertyMixers left to three. */
+  three: PropertyMixerInternals[];
+  known: Set<PropertyMixerInternals>;
+  firstApply: number;
+  /** An action unknown to the layout was activated: its new bindings are applied by three until the next layout. */
+  stale: boolean;
+  /**
+   * Made stale during this update before its turn (an event listener of an earlier mixer played an action
+   * this layout does not know): its state went back to three's objects and three's own update ran it.
+   */
+  detached: boolean;
+  unwrap: () => void;
+}
+
+/** The kernel's interpolant kind of an interpolant, or −1 (left to three). */
+function interpolantKind(interpolant: InterpolantInternals): number {
+  const c = (interpolant as { constructor?: unknown }).constructor;
+  if (c === LinearInterpolant) return KIND_LINEAR;
+  if (c === QuaternionLinearInterpolant) return interpolant.valueSize % 4 === 0 ? KIND_QUATERNION : -1;
+  if (c === DiscreteInterpolant) return KIND_DISCRETE;
+  if (c === CubicInterpolant) return KIND_CUBIC;
+  return -1;
+}
+
+/** The kernel's mix of a PropertyMixer (three's numeric _lerp or quaternion _slerp), or −1 (left to three). */
+function mixKind(pm: PropertyMixerInternals): number {
+  const proto = PropertyMixer.prototype as unknown as Record<string, unknown>;
+  if (!(pm.buffer instanceof Float64Array)) return -1;
+  if (pm._mixBufferRegion === proto._lerp && pm._mixBufferRegionAdditive === proto._lerpAdditive) return MIX_LERP;
+  if (pm._mixBufferRegion === proto._slerp && pm._mixBufferRegionAdditive === proto._slerpAdditive && pm.valueSize === 4) return MIX_SLERP;
+  return -1;
+}
+
+/** The kernel's code of an interpolant ending (three's switch: ZeroSlope, WrapAround, else zero curvature). */
+function ending(value: number): number {
+  return value === ZeroSlopeEnding ? ENDING_ZERO_SLOPE : value === WrapAroundEnding ? ENDING_WRAP_AROUND : ENDING_ZERO_CURVATURE;
+}
+
+/** Floats of a block: the two cumulative weights, then the six regions of the buffer. */
+function blockLength(valueSize: number): number {
+  return 2 + 6 * valueSize;
+}
+
+/**
+ * Every AnimationMixer's `update(dt)` of a crowd in one call, bit for bit three's: the actions keep
+ * three's whole API (`clipAction`, `play`, `crossFadeTo`, loops, weights, time scales, events);
+ * the keyframe sampling and blending of every mixer runs in one kernel call.
+ * @example
+ * ```ts
+ * import type { AnimationMixer } from 'three';
+ * import { createSolver } from 'spring-solver';
+ * import { MixerBatch } from 'spring-solver/three';
+ * declare const mixers: AnimationMixer[]; // one per character, actions played as usual
+ * const solver = await createSolver();
+ * const batch = new MixerBatch(solver, mixers);
+ * batch.update(1 / 60); // each frame, instead of: for (const m of mixers) m.update(1 / 60)
+ * ```
+ * @group Animation
+ */
+export class MixerBatch {
+  /** The mixers, in order. */
+  readonly mixers: readonly AnimationMixer[];
+  private readonly solver: SolverBase;
+  private owned: OwnedArrays;
+  private entries: MixerEntry[] = [];
+  private arrays: MixerArrays | null = null;
+  private run: (first: number, count: number) => void = () => {};
+  private readonly weightOut = new Float64Array(1);
+  private relayout = false;
+  /**
+   * false: update() leaves the kernel-taken properties in solver memory and writes no object (for
+   * the benchmark's sampling row: the cost of a pipeline that reads the pose where it is).
+   * @internal
+   */
+  writeObjects = true;
+  /** The InertializedMixerGroup that reads this batch's buffers (bufferOf), or null. */
+  private reader: object | null = null;
+  private layoutVersion = 0;
+  private disposed = false;
+
+  /**
+   * Takes over the per-track work of `mixers` (three.js AnimationMixers, one per character, any
+   * clips) until dispose(). Their actions are laid out as they are now: call `refresh()` after
+   * adding clips or actions (a new action played is also picked up at the next update).
+   * @example
+   * ```ts
+   * import { AnimationMixer, type AnimationClip, type Object3D } from 'three';
+   * import { createSolver } from 'spring-solver';
+   * import { MixerBatch } from 'spring-solver/three';
+   * declare const characters: Object3D[];
+   * declare const walk: AnimationClip;
+   * const mixers = characters.map((c) => new AnimationMixer(c));
+   * for (const m of mixers) m.clipAction(walk).play();
+   * const solver = await createSolver();
+   * const batch = new MixerBatch(solver, mixers);
+   * ```
+   */
+  constructor(solver: Solver, mixers: readonly AnimationMixer[]) {
+    const method = 'MixerBatch';
+    // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments
+    checkArgumentCount(method, arguments.length, ['solver', 'mixers']);
+    this.solver = checkSolver(method, solver);
+    if (!Array.isArray(mixers) || mixers.length === 0)
+      throw new TypeError(`${method}: mixers must be a non-empty array of AnimationMixers, got ${describe(mixers)}`);
+    const seen = new Map<AnimationMixer, number>();
+    mixers.forEach((mixer, m) => {
+      batchInternals(method, `mixers[${m}]`, mixer);
+      const before = seen.get(mixer);
+      if (before !== undefined) throw new RangeError(`${method}: mixers[${m}] is mixers[${before}]; a mixer can be in a batch once`);
+      seen.set(mixer, m);
+      checkFree(method, `mixers[${m}]`, mixer);
+    });
+    this.mixers = [...mixers];
+    this.owned = new OwnedArrays(this.solver);
+    this.layout(method, false);
+    hold(this.mixers, 'attached to a MixerBatch');
+  }
+
+  /**
+   * How many tracks (one track of one action, every action of every mixer) the kernel samples, and
+   * how many are left to three's own interpolants and PropertyMixers (string and boolean tracks,
+   * interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear, and every track of
+   * a property that one of those animates too).
+   * @example
+   * ```ts
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * console.log(batch.tracks); // e.g. { kernel: 75000, three: 0 }
+   * ```
+   */
+  get tracks(): { kernel: number; three: number } {
+    let kernel = 0,
+      three = 0;
+    for (const e of this.entries) {
+      for (const entry of e.actions.values()) {
+        kernel += entry.count;
+        three += entry.three.length;
+      }
+    }
+    return { kernel, three };
+  }
+
+  /**
+   * Advances every mixer by `dt` seconds (times its `timeScale`), as each `mixer.update(dt)`
+   * would, and writes the animated properties that changed.
+   * @example
+   * ```ts
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * batch.update(1 / 60); // dt in seconds, before rendering
+   * ```
+   */
+  update(dt: number): void {
+    const method = 'MixerBatch.update';
+    this.checkUsable(method);
+    checkDeltaTime(this, method, dt);
+    this.advance(0, this.entries.length, dt);
+  }
+
+  /**
+   * Lays out the mixers' actions and bindings again (after `clipAction` of new clips, or
+   * `uncacheClip`/`uncacheAction`); the state of every action, interpolant and property carries over.
+   * @example
+   * ```ts
+   * import type { AnimationClip, AnimationMixer } from 'three';
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * declare const mixers: AnimationMixer[];
+   * declare const jump: AnimationClip;
+   * for (const m of mixers) m.clipAction(jump); // a new clip for everyone
+   * batch.refresh();
+   * ```
+   */
+  refresh(): void {
+    const method = 'MixerBatch.refresh';
+    this.checkUsable(method);
+    this.layout(method, true);
+  }
+
+  /**
+   * Gives the mixers back: their state is copied back to three's objects and `mixer.update` runs
+   * three's own code again. Idempotent.
+   * @example
+   * ```ts
+   * import type { MixerBatch } from 'spring-solver/three';
+   * declare const batch: MixerBatch;
+   * batch.dispose(); // the mixers update themselves again
+   * ```
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    if (this.reader !== null)
+      throw new TypeError('MixerBatch.dispose: an InertializedMixerGroup reads this MixerBatch; dispose the group first');
+    this.disposed = true;
+    if (!this.solver.isDisposed()) this.writeBack();
+    for (const e of this.entries) e.unwrap();
+    this.entries = [];
+    this.arrays = null;
+    this.owned.release();
+    release(this.mixers);
+  }
+
+  private checkUsable(method: string): void {
+    if (this.disposed) throw new TypeError(`${method}: this MixerBatch has been disposed`);
+    this.solver.checkLive(method);
+  }
+
+  /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
+  private advance(from: number, to: number, dt: number): void {
+    if (this.relayout) this.layout('MixerBatch.update', true);
+    const a = this.arrays!;
+    const ints = a.actionInts;
+    const floats = a.actionFloats;
+    const out = this.weightOut;
+    const rows = a.rows;
+    let n = 0;
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      const mixer = e.mixer;
+      if (e.stale) {
+        // three's own update on three's own state, until the layout that follows this update
+        this.writeBack([e]);
+        e.detached = true;
+        rows[ROW_INTS * m + 1] = 0;
+        rows[ROW_INTS * m + 3] = 0;
+        (AnimationMixer.prototype.update as (this: unknown, dt: number) => unknown).call(mixer, dt);
+        continue;
+      }
+      // AnimationMixer.update
+      const deltaTime = dt * mixer.timeScale;
+      mixer.time += deltaTime;
+      const time = mixer.time;
+      const timeDirection = Math.sign(deltaTime);
+      mixer._accuIndex ^= 1;
+      const accuIndex = mixer._accuIndex;
+      rows[ROW_INTS * m] = n;
+      rows[ROW_INTS * m + 4] = accuIndex;
+      const actions = mixer._actions;
+      const nActions = mixer._nActiveActions;
+      for (let i = 0; i !== nActions; ++i) {
+        const action = actions[i]!;
+        const clipTime = controlAction(action, time, deltaTime, timeDirection, out);
+        const weight = out[0]!;
+        if (!(weight > 0)) continue;
+        const entry = e.actions.get(action)!;
+        const additive = action.blendMode === AdditiveAnimationBlendMode;
+        if (entry.count > 0) {
+          const settings = action._interpolantSettings;
+          ints[ACTION_INTS * n] = entry.first;
+          ints[ACTION_INTS * n + 1] = entry.count;
+          ints[ACTION_INTS * n + 2] = (additive ? 1 : 0) | (ending(settings.endingStart) << 4) | (ending(settings.endingEnd) << 8);
+          ints[ACTION_INTS * n + 3] = accuIndex;
+          floats[ACTION_FLOATS * n] = clipTime;
+          floats[ACTION_FLOATS * n + 1] = weight;
+          n++;
+        }
+        for (const j of entry.three) {
+          action._interpolants[j]!.evaluate(clipTime);
+          if (additive) action._propertyBindings[j]!.accumulateAdditive(weight);
+          else action._propertyBindings[j]!.accumulate(accuIndex, weight);
+        }
+      }
+      rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
+    }
+    this.run(from, to - from);
+    if (!this.writeObjects) return;
+    const blocks = a.blocks;
+    const changed = a.changed;
+    for (let m = from; m < to; m++) {
+      const e = this.entries[m]!;
+      if (e.detached) continue;
+      const accuIndex = rows[ROW_INTS * m + 4]!;
+      // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
+      const kernel = e.kernel;
+      const active = e.active;
+      const sizes = e.sizes;
+      for (let k = 0; k < kernel.length; k++) {
+        if (changed[e.firstApply + k] === 0 || active[k] === 0) continue;
+        const size = sizes[k]!;
+        const at = e.blocks[k]! + 2 + accuIndex * size + size;
+        const write = e.writes[k]!;
+        if (write === null) {
+          const binding = kernel[k]!.binding;
+          if (binding.setValue !== noopSetter) binding.setValue(blocks, at);
+          continue;
+        }
+        // PropertyBinding's setter: resolvedProperty.fromArray(buffer, offset), then matrixWorldNeedsUpdate
+        if (write.vector !== null) write.vector.fromArray(blocks, at);
+        else setQuaternionAndEuler(write.quaternion!, write.euler!, blocks, at);
+        write.object.matrixWorldNeedsUpdate = true;
+      }
+      for (const pm of e.three) if (pm.useCount > 0) pm.apply(accuIndex);
+      if (e.stale) {
+        // bindings of an action activated during this update, new to the layout: three's own apply
+        const bindings = e.mixer._bindings;
+        for (let i = 0; i < e.mixer._nActiveBindings; i++) if (!e.known.has(bindings[i]!)) bindings[i]!.apply(accuIndex);
+      }
+    }
+  }
+
+  /** The layout's number: a reader's cached {@link MixerBatch.bufferOf} views hold until it changes. @internal */
+  get version(): number {
+    return this.layoutVersion;
+  }
+
+  /**
+   * Where mixer m's PropertyMixer `pm` keeps its buffer while attached: the batch's copy in solver
+   * memory (`buffer[base …]` laid out as three's `pm.buffer`) for the properties the kernel takes,
+   * three's own otherwise. Valid until the layout changes ({@link MixerBatch.version}). @internal
+   */
+  bufferOf(m: number, pm: object): { buffer: ArrayLike<number>; base: number } {
+    const e = this.entries[m];
+    const k = e?.index.get(pm as PropertyMixerInternals);
+    if (e === undefined || k === undefined || e.detached) return { buffer: (pm as PropertyMixerInternals).buffer, base: 0 };
+    return { buffer: this.arrays!.blocks, base: e.blocks[k]! + 2 };
+  }
+
+  /**
+   * Read by an InertializedMixerGroup (`reader`; null: read no longer), which finds each mixer's pose
+   * with {@link MixerBatch.bufferOf}: every property is then written through its binding's own setter
+   * (the group's no-op for the properties it writes: not called). Lays out again.
+   * @internal
+   */
+  readBy(method: string, reader: object | null): void {
+    if (reader === null) {
+      this.reader = null;
+      if (!this.disposed && !this.solver.isDisposed()) this.layout(method, true);
+      return;
+    }
+    this.checkUsable(method);
+    if (this.reader !== null)
+      throw new RangeError(`${method}: the MixerBatch is already read by an InertializedMixerGroup; dispose it first`);
+    this.reader = reader;
+    this.layout(method, true);
+  }
+
+  /** Whether the batch's memory is `solver`'s. @internal */
+  belongsTo(solver: Solver): boolean {
+    return this.solver === solver;
+  }
+
+  /** A TypeError naming `method` when the batch has been disposed or its solver is. @internal */
+  checkLive(method: string): void {
+    this.checkUsable(method);
+  }
+
+  /** Copies the kernel's state (property buffers, interpolant caches) of `entries` back to three's objects. */
+  private writeBack(entries: readonly MixerEntry[] = this.entries): void {
+    const a = this.arrays;
+    if (a === null) return;
+    for (const e of entries) {
+      if (e.detached) continue;
+      e.kernel.forEach((pm, k) => {
+        const b = e.blocks[k]!;
+        pm.cumulativeWeight = a.blocks[b]!;
+        pm.cumulativeWeightAdditive = a.blocks[b + 1]!;
+        pm.buffer.set(a.blocks.subarray(b + 2, b + 2 + pm.buffer.length));
+      });
+      for (const [action, entry] of e.actions) {
+        let r = entry.first;
+        action._interpolants.forEach((interpolant, j) => {
+          if (entry.three.includes(j)) return;
+          const R = RECORD_INTS * r;
+          interpolant._cachedIndex = a.recordInts[R + R_CACHED]!;
+          if (a.recordInts[R + R_KIND] === KIND_CUBIC) {
+            interpolant._weightPrev = a.recordFloats[RECORD_FLOATS * r]!;
+            interpolant._weightNext = a.recordFloats[RECORD_FLOATS * r + 1]!;
+            interpolant._offsetPrev = a.recordInts[R + R_OFFSET_PREV]!;
+            interpolant._offsetNext = a.recordInts[R + R_OFFSET_NEXT]!;
+          }
+          r++;
+        });
+      }
+    }
+  }
+
+  /**
+   * Lays out every mixer's actions and bindings in solver memory from three's objects (after
+   * copying the current state back to them when `again`); checks every track first, so a bad one
+   * leaves everything as it was.
+   */
+  private layout(method: string, again: boolean): void {
+    // checks first: nothing is changed by a refused layout
+    const plans = this.mixers.map((mixer, m) => planMixer(method, `mixers[${m}]`, batchInternals(method, `mixers[${m}]`, mixer)));
+    if (again) {
+      this.writeBack();
+      for (const e of this.entries) e.unwrap();
+      this.owned.release();
+      this.owned = new OwnedArrays(this.solver);
+    }
+    this.relayout = false;
+    this.layoutVersion++;
+    const alloc = (length: number): Float32Array => this.owned.alloc(length);
+    // sizes
+    let nRecords = 0,
+      nBlocks = 0,
+      nApplies = 0,
+      nActions = 0;
+    const keyArrays = new Map<ArrayLike<number>, number>();
+    let nKeys = 0;
+    for (const plan of plans) {
+      nActions += plan.mixer._actions.length;
+      for (const pm of plan.kernel) {
+        nBlocks += blockLength(pm.valueSize);
+        nApplies++;
+      }
+      for (const action of plan.mixer._actions) {
+        action._interpolants.forEach((interpolant, j) => {
+          if (!plan.kernel.has(action._propertyBindings[j]!)) return;
+          nRecords++;
+          for (const keys of [interpolant.parameterPositions, interpolant.sampleValues]) {
+            if (keyArrays.has(keys)) continue;
+            keyArrays.set(keys, nKeys);
+            nKeys += keys.length;
+          }
+        });
+      }
+    }
+    const a: MixerArrays = {
+      actionInts: int32View(alloc(ACTION_INTS * Math.max(1, nActions))),
+      actionFloats: float64Array(alloc, ACTION_FLOATS * Math.max(1, nActions)),
+      recordInts: int32View(alloc(RECORD_INTS * Math.max(1, nRecords))),
+      recordFloats: float64Array(alloc, RECORD_FLOATS * Math.max(1, nRecords)),
+      keys: float64Array(alloc, Math.max(1, nKeys)),
+      blocks: float64Array(alloc, Math.max(1, nBlocks)),
+      applyInts: int32View(alloc(APPLY_INTS * Math.max(1, nApplies))),
+      changed: int32View(alloc(Math.max(1, nApplies))).subarray(0, nApplies),
+      rows: int32View(alloc(ROW_INTS * plans.length)),
+    };
+    for (const [keys, at] of keyArrays) a.keys.set(keys, at);
+    let record = 0,
+      block = 0,
+      apply = 0;
+    const entries: MixerEntry[] = [];
+    plans.forEach((plan, m) => {
+      const mixer = plan.mixer;
+      const blockOf = new Map<PropertyMixerInternals, number>();
+      const kernel: PropertyMixerInternals[] = [];
+      const blocks: number[] = [];
+      const writes: MixerEntry['writes'] = [];
+      const setter = (PropertyBinding.prototype as unknown as Record<string, unknown>)._setValue_fromArray_setMatrixWorldNeedsUpdate;
+      const firstApply = apply;
+      for (const pm of mixer._bindings) {
+        if (!plan.kernel.has(pm)) continue;
+        const size = pm.valueSize;
+        blockOf.set(pm, block);
+        kernel.push(pm);
+        blocks.push(block);
+        // (read by a group: every write through the binding's setter, which the group may have made a no-op)
+        const fast = this.reader === null ? fastTarget(pm, setter) : null;
+        writes.push(
+          fast === null
+            ? null
+            : fast.property === 'quaternion'
+              ? { object: fast.object, vector: null, quaternion: fast.object.quaternion, euler: fast.object.rotation }
+              : { object: fast.object, vector: fast.object[fast.property], quaternion: null, euler: null },
+        );
+        a.blocks[block] = pm.cumulativeWeight;
+        a.blocks[block + 1] = pm.cumulativeWeightAdditive;
+        a.blocks.set(pm.buffer, block + 2);
+        a.applyInts.set([block, size, mixKind(pm), 0], APPLY_INTS * apply);
+        block += blockLength(size);
+        apply++;
+      }
+      a.rows[ROW_INTS * m + 2] = firstApply;
+      a.rows[ROW_INTS * m + 3] = apply - firstApply;
+      const actions = new Map<ActionInternals, ActionEntry>();
+      for (const action of mixer._actions) {
+        const entry: ActionEntry = { first: record, count: 0, three: [] };
+        action._interpolants.forEach((interpolant, j) => {
+          const pm = action._propertyBindings[j]!;
+          const at = blockOf.get(pm);
+          if (at === undefined) {
+            entry.three.push(j);
+            return;
+          }
+          const R = RECORD_INTS * record;
+          const kind = interpolantKind(interpolant);
+          a.recordInts[R + R_KIND] = kind;
+          a.recordInts[R + R_TIMES] = keyArrays.get(interpolant.parameterPositions)!;
+          a.recordInts[R + R_KEYS] = interpolant.parameterPositions.length;
+          a.recordInts[R + R_VALUES] = keyArrays.get(interpolant.sampleValues)!;
+          a.recordInts[R + R_SIZE] = interpolant.valueSize;
+          a.recordInts[R + R_BLOCK] = at;
+          a.recordInts[R + R_CACHED] = interpolant._cachedIndex;
+          a.recordInts[R + R_MIX] = mixKind(pm);
+          if (kind === KIND_CUBIC) {
+            a.recordFloats[RECORD_FLOATS * record] = interpolant._weightPrev!;
+            a.recordFloats[RECORD_FLOATS * record + 1] = interpolant._weightNext!;
+            a.recordInts[R + R_OFFSET_PREV] = interpolant._offsetPrev!;
+            a.recordInts[R + R_OFFSET_NEXT] = interpolant._offsetNext!;
+          }
+          record++;
+          entry.count++;
+        });
+        actions.set(action, entry);
+      }
+      const e: MixerEntry = {
+        mixer,
+        actions,
+        kernel,
+        blocks,
+        active: Uint8Array.from(kernel, (pm) => (pm.useCount > 0 ? 1 : 0)),
+        sizes: Int32Array.from(kernel, (pm) => pm.valueSize),
+        index: new Map(kernel.map((pm, k) => [pm, k])),
+        writes,
+        three: mixer._bindings.filter((pm) => !plan.kernel.has(pm)),
+        known: new Set(mixer._bindings),
+        firstApply,
+        stale: false,
+        detached: false,
+        unwrap: () => {},
+      };
+      e.unwrap = wrapMixer(
+        mixer,
+        (action, before) => {
+          if (!e.actions.has(action)) {
+            e.stale = true;
+            this.relayout = true;
+            return;
+          }
+          action._propertyBindings.forEach((pm, j) => {
+            const k = e.index.get(pm);
+            if (k === undefined || this.arrays === null) return;
+            e.active[k] = pm.useCount > 0 ? 1 : 0;
+            // three saved the original state of a binding it activated (PropertyMixer.saveOriginalState)
+            if (before[j] !== 0 || pm.useCount === 0) return;
+            const b = e.blocks[k]!;
+            this.arrays.blocks[b] = pm.cumulativeWeight;
+            this.arrays.blocks[b + 1] = pm.cumulativeWeightAdditive;
+            this.arrays.blocks.set(pm.buffer, b + 2);
+          });
+        },
+        (deltaTime) => {
+          const method = 'AnimationMixer.update (in a MixerBatch)';
+          this.checkUsable(method);
+          checkDeltaTime(this, method, deltaTime);
+          this.advance(m, m + 1, deltaTime);
+        },
+        () => {
+          this.relayout = true;
+        },
+      );
+      entries.push(e);
+    });
+    this.entries = entries;
+    this.arrays = a;
+    this.run = sampleMixersCall(this.solver, a);
+  }
+}
+
+/** What one mixer's layout takes: its internals and the PropertyMixers the kernel takes. */
+interface MixerPlan {
+  mixer: BatchMixerInternals;
+  kernel: Set<PropertyMixerInternals>;
+}
+
+/**
+ * The PropertyMixers of `mixer` the kernel takes: numeric or quaternion ones whose every track (in
+ * every action of the mixer) has an interpolant the kernel computes, bound to the PropertyMixer's
+ * buffer. Every numeric track is checked: finite keys, times in order.
+ */
+function planMixer(method: string, name: string, mixer: BatchMixerInternals): MixerPlan {
+  const kernel = new Set<PropertyMixerInternals>();
+  const refused = new Set<PropertyMixerInternals>();
+  for (const pm of mixer._bindings) (mixKind(pm) >= 0 ? kernel : refused).add(pm);
+  for (const action of mixer._actions) {
+    const clip = action._clip;
+    action._interpolants.forEach((interpolant, j) => {
+      const pm = action._propertyBindings[j];
+      const track = clip.tracks[j];
+      const where = `${name}'s clip ${JSON.stringify(clip.name)} track ${JSON.stringify(track?.name)}`;
+      checkKeys(method, where, interpolant);
+      if (pm === undefined) return;
+      const fits = interpolantKind(interpolant) >= 0 && interpolant.resultBuffer === pm.buffer && interpolant.valueSize === pm.valueSize;
+      if (!fits) refused.add(pm);
+    });
+  }
+  for (const pm of refused) kernel.delete(pm);
+  return { mixer, kernel };
+}
+
+/**
+ * A finite number of seconds, as three's mixer.update takes it (negative: played backwards); a
+ * large positive one warns as checkDt does.
+ */
+function checkDeltaTime(owner: object, method: string, dt: unknown): void {
+  if (typeof dt !== 'number') throw new TypeError(`${method}: dt must be a number, got ${describe(dt)}`);
+  if (!Number.isFinite(dt)) throw new RangeError(`${method}: dt is ${dt}; it must be finite (seconds)`);
+  if (dt > 0) checkDt(owner, method, dt);
+}
+
+/** Finite keyframe times in ascending order and finite numeric values, or a RangeError naming the track. */
+function checkKeys(method: string, where: string, interpolant: InterpolantInternals): void {
+  const times = interpolant.parameterPositions;
+  const values = interpolant.sampleValues;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    if (typeof t !== 'number' || !Number.isFinite(t))
+      throw new RangeError(`${method}: ${where}: times[${i}] is ${String(t)}; keyframe times must be finite`);
+    if (i > 0 && t < times[i - 1]!)
+      throw new RangeError(
+        `${method}: ${where}: times[${i}] is ${t}, before times[${i - 1}] = ${times[i - 1]}; keyframe times must be in ascending order`,
+      );
+  }
+  if (!ArrayBuffer.isView(values)) return; // string and boolean tracks: left to three
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) throw new RangeError(`${method}: ${where}: values[${i}] is ${v}; keyframe values must be finite`);
+  }
+}
