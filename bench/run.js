@@ -237,7 +237,9 @@ function measure(label, n, call, reset, budgetOptions) {
  * thread against the threaded solver, or the tasks sharing an `interleave` key) take
  * INTERLEAVED_ROUNDS alternating rounds of 1/INTERLEAVED_ROUNDS of the first row's budget each,
  * the order reversed every other round, so that no row gains from the order (caches, the CPU's
- * clock, another process's load). A row's statistics are the medians of its rounds'. Rows with a
+ * clock, another process's load). With `freshEachRound` (the vrm suite), every round sets its rows
+ * up anew: each row's objects land elsewhere in memory each time, so that no row keeps a lucky or
+ * unlucky placement for the whole run. A row's statistics are the medians of its rounds'. Rows with a
  * noisy one among them are measured again, as `measure` does, keeping the attempt whose rows'
  * medians sum least (every row from the same attempt).
  */
@@ -248,7 +250,9 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-function measureInterleaved(labels, n, runs, budgetOptions) {
+function measureInterleaved(labels, n, setups, budgetOptions, freshEachRound) {
+  // a run per row, or (freshEachRound) a new one each round, the last one kept for the row's record
+  const runs = setups.map((setup) => setup());
   const round = {
     ...budgetOptions,
     time: budgetOptions.time / INTERLEAVED_ROUNDS,
@@ -263,6 +267,12 @@ function measureInterleaved(labels, n, runs, budgetOptions) {
     const rounds = runs.map(() => []);
     for (let r = 0; r < INTERLEAVED_ROUNDS; r++) {
       const order = runs.map((_, i) => (r % 2 ? runs.length - 1 - i : i));
+      if (freshEachRound && (r > 0 || attempts > 1)) {
+        for (const i of order) {
+          runs[i].dispose();
+          runs[i] = setups[i]();
+        }
+      }
       for (const i of order) rounds[i].push(measureOnce(labels[i], n, runs[i].call, runs[i].reset, round));
     }
     const stats = rounds.map((list) => {
@@ -281,7 +291,7 @@ function measureInterleaved(labels, n, runs, budgetOptions) {
     const total = (list) => list.reduce((sum, x) => sum + x.nsPerElementP50, 0);
     if (best === null || total(stats) < total(best)) best = stats;
   }
-  return /** @type {NonNullable<typeof best>} */ (best).map((s) => ({ ...s, attempts }));
+  return { runs, stats: /** @type {NonNullable<typeof best>} */ (best).map((s) => ({ ...s, attempts })) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,8 +380,14 @@ for (const group of plan) {
       record(unit[0], run, measure(rowLabel(unit[0]), n, run.call, run.reset, budgetOf(unit[0])));
       continue;
     }
-    const runs = unit.map(setup);
-    const stats = measureInterleaved(unit.map(rowLabel), n, runs, budgetOf(unit[0]));
+    const fresh = unit.some(({ task }) => task.freshEachRound === true);
+    const { runs, stats } = measureInterleaved(
+      unit.map(rowLabel),
+      n,
+      unit.map((pair) => () => setup(pair)),
+      budgetOf(unit[0]),
+      fresh,
+    );
     unit.forEach((pair, i) => record(pair, runs[i], stats[i]));
   }
   group.tasks = []; // their data can go

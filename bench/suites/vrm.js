@@ -11,9 +11,10 @@
 //                                quaternion, rotation, matrix and matrixWorld written from an array, and
 //                                the joints' other descendants' matrices (SpringBones' own pass): the
 //                                data-movement floor
-// A size's rows are measured together, in alternating rounds (`interleave`, bench/run.js): the machine's
-// drift between rows, which moved three-vrm's row 846–1,431 µs per avatar from run to run, cancels from
-// their ratios.
+// A size's rows are measured together, in alternating rounds (`interleave`, bench/run.js), each round on
+// crowds built anew (`freshEachRound`): the machine's drift between rows, which moved three-vrm's row
+// 846–1,431 µs per avatar from run to run, cancels from their ratios, and so does where each crowd lands in
+// memory (the SIMD and scalar wasm rows, the same code on two crowds, differed by up to 20 % without it).
 // Targets (issues 17, 25): SpringBones ≥ 10× three-vrm at 10 avatars and ≥ 7× at 100 (posing subtracted,
 // medians); and, not timed, the motion with fixedStep 1/60 at 30, 90, 120 and 240 Hz within 0.25× of
 // how much three-vrm's own runs at those rates differ from its 60 Hz run (95th percentile angle).
@@ -114,6 +115,8 @@ function task(kernel, n, backends, make) {
     backends,
     // every row of a size in alternating rounds: the machine's drift cancels from their ratios
     interleave: `vrm ${n}`,
+    // and each row's crowd built anew each round: where a crowd lands in memory moved a row by ±20 %
+    freshEachRound: true,
     // a frame of 100 avatars takes milliseconds: one call a sample
     budget: { reps: 1, time: n >= 100 ? 2500 : 1000, warmup: 300, minIterations: 20 },
     setup(solver, backend) {
