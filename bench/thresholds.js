@@ -4,12 +4,16 @@
 // smallest N from which every larger N is ≥ 1.05× faster threaded (the threshold written in
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
 // bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads"). The spring bones' kernel is
-// timed over 1 … 100 avatars of the vrm suite's crowd (its elements: about 25 µs each).
+// timed over 1 … 100 avatars of the vrm suite's crowd (its elements: about 25 µs each), the mixers' over 2 … 1,000
+// pirouettes of the mixer suite (about 2 µs each).
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
 import { createSolver, ForwardKinematics, Inertializer, springStrided } from '../dist/index.js';
 import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
 import { SpringBones } from '../dist/vrm/index.js';
 import { buildCrowd } from '../test/fixtures/vrm-avatars.js';
+import { readFileSync } from 'node:fs';
+import { MixerBatch } from '../dist/three/index.js';
+import { buildSkinnedCrowd } from '../test/fixtures/skinned-crowd.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
 const argv = process.argv.slice(2);
@@ -191,6 +195,24 @@ const FAMILIES = [
       const step = /** @type {{ step: (dt: number, alpha: number, row: number, rows: number) => void }} */ (/** @type {unknown} */ (bones))
         .step;
       return { call: () => step(DT, 1, 0, n), arrays: [], dispose: () => bones.dispose() };
+    },
+  },
+  {
+    family: "MixerBatch.update's kernel alone (sampleMixers; elements: mixers of the mixer suite's crowd, a pirouette of 25 bones each)",
+    kernel: 'sampleMixers',
+    sizes: [2, 4, 8, 16, 32, 64, 128, 1000],
+    /** About 8 ms a sample (a mixer: about 2 µs). */
+    reps: (n) => Math.max(3, Math.round(4000 / n)),
+    make(s, n) {
+      const crowd = buildSkinnedCrowd(readFileSync(new URL('../data/pirouette.bvh', import.meta.url), 'utf8'), n, { seed: 26 });
+      for (const c of crowd.characters) c.mixer.update(DT);
+      const batch = new MixerBatch(
+        s,
+        crowd.characters.map((c) => c.mixer),
+      );
+      batch.update(DT);
+      const run = /** @type {{ run: (first: number, count: number) => void }} */ (/** @type {unknown} */ (batch)).run;
+      return { call: () => run(0, n), arrays: [], dispose: () => batch.dispose() };
     },
   },
 ];

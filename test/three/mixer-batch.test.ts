@@ -23,13 +23,26 @@ import {
   type Object3D,
 } from 'three';
 import { MixerBatch } from '../../dist/three/index.js';
-import { useSolversWithThreads } from '../helpers/backends.js';
+import { THREADS_2, useSolversWithThreads } from '../helpers/backends.js';
+import { splitCalls } from '../helpers/thread-solvers.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 import { runTwins, type Crowd } from './mixer-batch-twins.js';
 
-/** Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by whole mixers (any call of 16 or more). */
+/** Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by whole mixers (any call of 32 or more). */
 const { names: SOLVERS, solvers } = useSolversWithThreads();
+
+/** A crowd's size: `count`, or on 2 threads at least the kernel's split minimum (32 mixers), so that the calls split. */
+const sizeOn = (backend: string, count: number): number => (backend === THREADS_2 ? Math.max(count, 32) : count);
+
+/** The twins' run on `backend`; on 2 threads, it checks that the kernel's calls were split. */
+function twins(backend: string, make: () => Crowd, options: Parameters<typeof runTwins>[2]): ReturnType<typeof runTwins> {
+  const solver = solvers[backend]!;
+  const before = splitCalls(solver);
+  const seen = runTwins(solver, make, options);
+  if (backend === THREADS_2) expect(splitCalls(solver) - before, 'kernel calls split over the threads').toBeGreaterThan(0);
+  return seen;
+}
 
 /**
  * The clips: the capture, two parts of it (the first with a one-key track and one with a repeated time; the second
@@ -76,14 +89,14 @@ function extra(o: Object3D): unknown[] {
 
 describe.each(SOLVERS)('MixerBatch on %s', (backend) => {
   it('equals three.js bit for bit through a random script of cross-fades, loops, warps, jumps and an additive layer (varying dt)', () => {
-    const seen = runTwins(solvers[backend], pirouettes(24, 3), { frames: 400, seed: 5, extra, rate: 0.04 });
+    const seen = twins(backend, pirouettes(sizeOn(backend, 24), 3), { frames: 400, seed: 5, extra, rate: 0.04 });
     // the script reached loops and ends of LoopOnce / repetitions
     expect(seen.loops).toBeGreaterThan(20);
     expect(seen.finished).toBeGreaterThan(5);
   });
 
   it('equals three.js at a fixed dt, and when mixers run their own update (mixer.update / setTime) on some frames', () => {
-    const seen = runTwins(solvers[backend], pirouettes(16, 9), { frames: 300, seed: 8, extra, fixedDt: true, ownUpdateEvery: 7 });
+    const seen = twins(backend, pirouettes(sizeOn(backend, 16), 9), { frames: 300, seed: 8, extra, fixedDt: true, ownUpdateEvery: 7 });
     expect(seen.loops + seen.finished).toBeGreaterThan(5);
   });
 

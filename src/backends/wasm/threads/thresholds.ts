@@ -22,9 +22,9 @@ const MEASURED: Record<string, number> = {
   // ForwardKinematics and SkeletonBatch (elements: characters, about 0.7 µs each at 25 bones; chunks of 16:
   // 32 characters make the first call of two chunks, 1.72×; 16 make one, 0.93×)
   forwardKinematics: 32,
-  // MixerBatch (elements: mixers, about 2 µs each at 40 tracks; not measured with bench/thresholds.js: set from
-  // forwardKinematics' minimum and the 3× larger cost of a mixer, two chunks of 8)
-  sampleMixers: 16,
+  // MixerBatch (elements: mixers, about 2 µs each for a pirouette; `node bench/thresholds.js --only sampleMixers`,
+  // two runs: 16 mixers 0.89–1.02×, 32 1.57–1.72×, 128 1.79–1.98×, 1,000 1.61–1.64×)
+  sampleMixers: 32,
   // spring-solver/three: InstancedSprings (elements: instances), springStrided of widths other than 3 (elements: floats)
   springInstanceTranslations: 8192,
   composeInstanceMatrices: 2048,
