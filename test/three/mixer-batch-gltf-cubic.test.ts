@@ -41,7 +41,9 @@ describe.each(BACKENDS)('MixerBatch on glTF cubic-spline clips, %s', (backend) =
   it("takes GLTFLoader's cubic-spline tracks into the kernel", () => {
     const { mixers, clips } = crowd(3)();
     for (const mixer of mixers) for (const clip of clips) mixer.clipAction(clip).play();
-    const names = (gltf.animations[0]!.tracks as unknown as { createInterpolant: { isInterpolantFactoryMethodGLTFCubicSpline?: boolean } }[])
+    const names = (
+      gltf.animations[0]!.tracks as unknown as { createInterpolant: { isInterpolantFactoryMethodGLTFCubicSpline?: boolean } }[]
+    )
       .map((t) => t.createInterpolant.isInterpolantFactoryMethodGLTFCubicSpline === true)
       .filter(Boolean).length;
     expect(names).toBe(4); // the fixture's four CUBICSPLINE channels a clip
