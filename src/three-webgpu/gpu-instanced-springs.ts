@@ -53,13 +53,15 @@ const TRANSLATION = 12;
 /** Floats per instance of each goal. */
 const WIDTH = { positions: 3, rotations: 4, scales: 3 } as const;
 
-/** Three's per-object data of its WebGPU backend: where the GPUBuffer of an attribute is. */
+/** Three's WebGPU backend: its device, and its per-object data, where the GPUBuffer of an attribute is. */
 interface WebGpuBackendLike {
   isWebGPUBackend?: boolean;
   device?: unknown;
   get(object: object): { buffer?: GpuBufferLike };
-  createStorageAttribute(attribute: object): void;
 }
+
+/** three's AttributeType.STORAGE (src/renderers/common/Constants.js), which three/webgpu does not export. */
+const STORAGE_ATTRIBUTE = 3;
 
 /**
  * `mesh`'s instances spring toward goals on the GPU, drawn by `renderer` from the buffer the
@@ -177,10 +179,14 @@ export class GpuInstancedSprings {
     if (q && s) decompose(matrices, q, s, count);
 
     // three's buffer: a storage attribute (usage STORAGE, drawn through a storage binding), created
-    // now through the backend (three's Attributes.update later finds it made and keeps it)
+    // now as three's first render would (its attributes' update as a storage attribute: the
+    // GPUBuffer, its memory in renderer.info, and freeing it on attribute.dispose())
     const attribute = new StorageInstancedBufferAttribute(matrices, MATRIX);
     attribute.setUsage(StaticDrawUsage); // DynamicDrawUsage would have three upload the CPU array every frame
-    backend.createStorageAttribute(attribute);
+    const attributes = (renderer as unknown as { _attributes?: { update(attribute: object, type: number): void } })._attributes;
+    if (typeof attributes?.update !== 'function')
+      throw new TypeError(`${method}: this three.js renderer keeps no attributes (three ≥ 0.187 needed)`);
+    attributes.update(attribute, STORAGE_ATTRIBUTE);
     const buffer = backend.get(attribute).buffer;
     if (buffer === undefined) throw new TypeError(`${method}: three made no GPUBuffer for the instance matrices`);
 
