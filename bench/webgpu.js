@@ -335,12 +335,12 @@ try {
     }
     console.log('\nGpuInstancedSprings.update, one frame (GPU ms: summed over its compute passes):');
     console.log(
-      'update                                               | instances | GPU ms/frame | wall ms/frame | CPU path upload/frame | GPU path upload/frame | adapter',
+      'update                                                    | instances | GPU ms/frame | wall ms/frame | CPU path upload/frame | GPU path upload/frame | adapter',
     );
     for (const r of result.instanceRows) {
       const gpuBytes = `${r.gpuPathBytesPerFrame} B (+${r.uniformBytesPerFrame} B uniforms)`;
       console.log(
-        `${r.kernel.padEnd(52)} | ${String(r.n).padStart(9)} | ${r.gpuMs === null ? '           —' : r.gpuMs.toFixed(3).padStart(12)} | ${r.wallMs.toFixed(3).padStart(13)} | ${`${(r.cpuPathBytesPerFrame / 1e6).toFixed(2)} MB`.padStart(21)} | ${gpuBytes.padStart(21)} | ${label}`,
+        `${r.kernel.padEnd(57)} | ${String(r.n).padStart(9)} | ${r.gpuMs === null ? '           —' : r.gpuMs.toFixed(3).padStart(12)} | ${r.wallMs.toFixed(3).padStart(13)} | ${`${(r.cpuPathBytesPerFrame / 1e6).toFixed(2)} MB`.padStart(21)} | ${gpuBytes.padStart(21)} | ${label}`,
       );
     }
     console.log('\nworst |gpu − reference| / (1 + |reference|), x and v, 65,536 elements, the same parameters:');

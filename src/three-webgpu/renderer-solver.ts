@@ -27,7 +27,11 @@ export async function createGpuSolverFor(renderer: WebGPURenderer, options: { wa
   if (typeof renderer !== 'object' || renderer === null || typeof (renderer as { init?: unknown }).init !== 'function') {
     throw new TypeError(`${method}: renderer must be a WebGPURenderer, got ${describe(renderer)}`);
   }
-  await renderer.init();
+  try {
+    await renderer.init();
+  } catch (error) {
+    throw new Error(`${method}: WebGPU is not available: renderer.init() failed: ${(error as Error).message}`);
+  }
   const backend = renderer.backend as { isWebGPUBackend?: boolean; device?: GpuDevice };
   if (backend.isWebGPUBackend !== true || backend.device == null) {
     throw new Error(`${method}: WebGPU is not available: the renderer fell back to WebGL (the browser exposes no WebGPU adapter)`);
