@@ -74,7 +74,8 @@ const STORAGE_ATTRIBUTE = 3;
  * The mesh's `instanceMatrix` becomes a StorageInstancedBufferAttribute holding the current
  * matrices; its CPU array is not kept up to date (read the GPU's with {@link GpuInstancedSprings.read}),
  * so do not set its `needsUpdate` (three would upload the stale array over the springs' state), and
- * the mesh is no longer frustum-culled (three computes instance bounds from the CPU array).
+ * the mesh is no longer frustum-culled (three computes instance bounds from the CPU array). Dispose
+ * the springs before the mesh or the renderer: those free the buffer the springs write.
  * @example
  * ```ts
  * import { BoxGeometry, InstancedMesh, MeshBasicNodeMaterial, WebGPURenderer } from 'three/webgpu';
