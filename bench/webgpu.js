@@ -40,7 +40,11 @@ const SIZES = nOption >= 0 ? argv[nOption + 1].split(',').map(Number) : [100_000
 const instancesOption = argv.indexOf('--instances');
 const INSTANCES = instancesOption >= 0 ? argv[instancesOption + 1].split(',').map(Number) : [100_000, 1_000_000];
 
-/** The suite cannot run here: say why, and leave `npm run bench` passing. */
+/**
+ * The suite cannot run here: say why, and leave `npm run bench` passing.
+ * @param {string} reason
+ * @returns {never}
+ */
 function skip(reason) {
   console.log(`webgpu suite skipped: ${reason}`);
   process.exit(0);
@@ -75,6 +79,7 @@ const server = createServer(async (request, response) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 const origin = `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`;
 
+/** @type {import('playwright').Browser} */
 let browser;
 try {
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
@@ -320,7 +325,7 @@ try {
     },
     [SIZES, INSTANCES],
   );
-  if (result.skip) {
+  if (result.skip || !result.rows || !result.instanceRows || !result.accuracy) {
     console.log(`webgpu suite skipped: ${result.skip}`);
   } else {
     const label = `${result.adapter}${result.software ? ' (software: not a GPU timing)' : ''}`;
