@@ -9,13 +9,14 @@
  * order, from the same goals. How three's buffer is reached: docs/DECISIONS.md, "WebGPU and
  * three.js".
  */
-import { Matrix4, Quaternion, StaticDrawUsage, Vector3, type InstancedMesh } from 'three';
+import { StaticDrawUsage, type InstancedMesh } from 'three';
 import { StorageInstancedBufferAttribute, type WebGPURenderer } from 'three/webgpu';
 import { type GpuArray, GpuSolver } from '../webgpu/index.js';
 import type { GpuBufferLike } from '../backends/webgpu/gpu-types.js';
 import { checkArgumentCount, checkOptions, describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
 import { checkFree, checkHalflife, hold, release } from '../three/checks.js';
+import { decompose } from '../three/instanced-springs.js';
 
 /**
  * Options of {@link GpuInstancedSprings}.
@@ -366,19 +367,5 @@ export class GpuInstancedSprings {
   private checkLive(method: string): void {
     if (this.disposed) throw new TypeError(`${method}: this GpuInstancedSprings has been disposed`);
     this.gpu.checkLive(method);
-  }
-}
-
-/** Rotations and scales of `count` matrices (Matrix4.decompose); a rotation that is not finite (a zero scale) becomes the identity. */
-function decompose(matrices: Float32Array, q: Float32Array, s: Float32Array, count: number): void {
-  const m = new Matrix4(),
-    t = new Vector3(),
-    r = new Quaternion(),
-    k = new Vector3();
-  for (let i = 0; i < count; i++) {
-    m.fromArray(matrices, i * MATRIX).decompose(t, r, k);
-    if (![r.x, r.y, r.z, r.w].every(Number.isFinite)) r.identity();
-    r.toArray(q, 4 * i);
-    k.toArray(s, 3 * i);
   }
 }

@@ -258,8 +258,11 @@ function matricesSpan(matrices: Float32Array): Span {
   return { first, end: first + matrices.length, stride: MATRIX, width: MATRIX };
 }
 
-/** Rotations and scales of `count` matrices (Matrix4.decompose); a rotation that is not finite (a zero scale) becomes the identity. */
-function decompose(matrices: Float32Array, q: Float32Array, s: Float32Array, count: number): void {
+/**
+ * Rotations and scales of `count` matrices (Matrix4.decompose); a rotation that is not finite (a zero
+ * scale) becomes the identity. Also GpuInstancedSprings' starting state. @internal
+ */
+export function decompose(matrices: Float32Array, q: Float32Array, s: Float32Array, count: number): void {
   const m = new Matrix4(),
     t = new Vector3(),
     r = new Quaternion(),
