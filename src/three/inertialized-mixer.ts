@@ -191,6 +191,7 @@ export class InertializedMixerGroup implements PoseSource {
     this.solver = checkSolver(method, solver);
     if (mixers instanceof MixerBatch) {
       mixers.checkLive(`${method}: mixers (a MixerBatch)`);
+      mixers.checkUnread(method);
       if (!mixers.belongsTo(solver))
         throw new RangeError(`${method}: mixers is a MixerBatch of another solver; build it on the solver given to ${method}`);
       this.batch = mixers;

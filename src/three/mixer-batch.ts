@@ -446,10 +446,7 @@ export class MixerBatch implements PoseSource {
       if (!this.disposed && !this.solver.isDisposed()) this.layout(method, true);
       return;
     }
-    this.checkUsable(method);
-    if (this.reader !== null)
-      throw new RangeError(`${method}: the MixerBatch is already read by an InertializedMixerGroup; dispose it first`);
-    if (this.claimed !== null) throw new RangeError(`${method}: the MixerBatch is read by a SkeletonBatch; dispose it first`);
+    this.checkUnread(method);
     this.reader = reader;
     this.layout(method, true);
   }
@@ -485,6 +482,14 @@ export class MixerBatch implements PoseSource {
       release();
       throw error;
     }
+  }
+
+  /** A TypeError or RangeError naming `method` unless the batch is live and read by nobody (before a group takes anything). @internal */
+  checkUnread(method: string): void {
+    this.checkUsable(method);
+    if (this.reader !== null)
+      throw new RangeError(`${method}: the MixerBatch is already read by an InertializedMixerGroup; dispose it first`);
+    if (this.claimed !== null) throw new RangeError(`${method}: the MixerBatch is read by a SkeletonBatch; dispose it first`);
   }
 
   /** Whether the batch's memory is `solver`'s. @internal */

@@ -217,7 +217,7 @@ export class MixerPose implements PoseReader {
         if (!target || at === undefined) continue; // not a bone of the meshes: written by the batch as three would
         if (at[0] !== m)
           throw new RangeError(
-            `${method}: ${name}'s mixers[${m}] animates ${request.boneName(at[0], target.object)} of meshes[${at[0]}], not meshes[${m}]'s; ` +
+            `${method}: ${name}'s mixers[${m}] animates ${request.boneName(at[0], target.object)}, not a bone of meshes[${m}]; ` +
               'mixer m must animate mesh m (give the MixerBatch its mixers in the order of the meshes)',
           );
         const p = target.property;
