@@ -145,7 +145,9 @@ export default {
         unit: 'ms',
         noisy: split.noisy,
       });
-      lines.push(`${big} characters, group frame: ${t.fmt(ms(split, big))} ms on threads: 2${one ? `, ${t.fmt(ms(one, big))} ms on one thread` : ''}`);
+      lines.push(
+        `${big} characters, group frame: ${t.fmt(ms(split, big))} ms on threads: 2${one ? `, ${t.fmt(ms(one, big))} ms on one thread` : ''}`,
+      );
     }
     return { header: "crowd: a crowd's whole animation frame, one run", lines };
   },

@@ -154,7 +154,10 @@ export class MixerPose implements PoseReader {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.request.solver.isDisposed()) return this.release();
+    if (this.request.solver.isDisposed()) {
+      this.release();
+      return;
+    }
     // the bones get the value three would have written (the batch skipped it): through their bindings' own setters
     const { blocks, entries } = this.state();
     for (let m = 0; m < entries.length; m++) {

@@ -139,7 +139,9 @@ export class SkeletonBatch {
     const { source = 'objects', boneWorldMatrices: boneWorld = false } = checkOptions(method, options, ['source', 'boneWorldMatrices']);
     const poseSource = source === 'objects' ? null : poseSourceOf(source);
     if (source !== 'objects' && poseSource === null)
-      throw new TypeError(`${method}: options.source must be 'objects', a MixerBatch or an InertializedMixerGroup, got ${describe(source)}`);
+      throw new TypeError(
+        `${method}: options.source must be 'objects', a MixerBatch or an InertializedMixerGroup, got ${describe(source)}`,
+      );
     if (typeof boneWorld !== 'boolean')
       throw new TypeError(`${method}: options.boneWorldMatrices must be a boolean, got ${describe(boneWorld)}`);
     checkMeshes(method, meshes);

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AnimationClip,
   AnimationUtils,
-  Group,
+  type Group,
   Object3D,
   Scene,
   Vector3,
@@ -88,13 +88,15 @@ function worldDifference(got: readonly Object3D[], expected: readonly Object3D[]
     const a = got[i]!.matrixWorld.elements,
       b = expected[i]!.matrixWorld.elements;
     for (let j = 0; j < 16; j++) {
-      if (!Object.is(a[j], round ? Math.fround(b[j]!) : b[j])) return `object ${i} (${got[i]!.name}), element ${j}: ${a[j]} vs three's ${b[j]}`;
+      if (!Object.is(a[j], round ? Math.fround(b[j]!) : b[j]))
+        return `object ${i} (${got[i]!.name}), element ${j}: ${a[j]} vs three's ${b[j]}`;
     }
   }
   return null;
 }
 
-const transforms = (c: Crowd): number[] => c.objects.flat().flatMap((b) => [...b.position.toArray(), ...b.quaternion.toArray(), b.rotation.x]);
+const transforms = (c: Crowd): number[] =>
+  c.objects.flat().flatMap((b) => [...b.position.toArray(), ...b.quaternion.toArray(), b.rotation.x]);
 
 describe.each(SOLVERS)('SkeletonBatch over a MixerBatch, %s', (name) => {
   it("equals three's mixers + scene.updateMatrixWorld() + skeleton.update() through the action script, bones not written", () => {
@@ -257,85 +259,90 @@ function attach(c: Crowd): Object3D[] {
 const LAYOUTS = ['bones under the mesh', 'detached bones'] as const;
 
 describe.each(SOLVERS)("bones off three's traversal, %s", (name) => {
-  it.each(LAYOUTS)('%s: attached objects follow their bone in the same frame, as three computes them; dispose gives three its traversal back', (layout) => {
-    const solver = solvers[name]!;
-    const ours = crowd(36, 8),
-      theirs = crowd(36, 8);
-    for (const c of [ours, theirs]) {
-      c.mixers.forEach((mixer, m) => {
-        const action = mixer.clipAction(c.clips[m % 2]!).play();
-        action.time = (m * 0.37) % action.getClip().duration;
-      });
-      if (layout === 'detached bones') {
-        c.meshes.forEach((mesh, m) => {
-          c.groups[m]!.add(mesh.skeleton.bones[0]!);
-          mesh.bindMode = 'detached';
+  it.each(LAYOUTS)(
+    '%s: attached objects follow their bone in the same frame, as three computes them; dispose gives three its traversal back',
+    (layout) => {
+      const solver = solvers[name]!;
+      const ours = crowd(36, 8),
+        theirs = crowd(36, 8);
+      for (const c of [ours, theirs]) {
+        c.mixers.forEach((mixer, m) => {
+          const action = mixer.clipAction(c.clips[m % 2]!).play();
+          action.time = (m * 0.37) % action.getClip().duration;
         });
+        if (layout === 'detached bones') {
+          c.meshes.forEach((mesh, m) => {
+            c.groups[m]!.add(mesh.skeleton.bones[0]!);
+            mesh.bindMode = 'detached';
+          });
+        }
       }
-    }
-    const attachedOurs = attach(ours),
-      attachedTheirs = attach(theirs);
-    const batch = new MixerBatch(solver, ours.mixers);
-    const skins = new SkeletonBatch(solver, ours.meshes, { source: batch });
-    const foot = ours.meshes[0]!.skeleton.bones.find((b) => b.name === 'lfoot')!;
-    try {
-      for (let f = 0; f < 12; f++) {
-        for (const c of [ours, theirs]) c.groups.forEach((g, m) => (g.rotation.y += 0.01 * (m % 5)));
-        for (const mixer of theirs.mixers) mixer.update(1 / 60);
-        const expected = threeFrame(theirs);
-        batch.update(1 / 60);
-        skins.update();
-        if (f === 5) {
-          // a new object attached between the update and the render: it follows its bone in this frame too
-          for (const c of [ours, theirs]) {
-            const shield = new Object3D();
-            shield.position.set(-3, 0, 2);
-            c.meshes[2]!.skeleton.bones.find((b) => b.name === 'lhand')!.add(shield);
+      const attachedOurs = attach(ours),
+        attachedTheirs = attach(theirs);
+      const batch = new MixerBatch(solver, ours.mixers);
+      const skins = new SkeletonBatch(solver, ours.meshes, { source: batch });
+      const foot = ours.meshes[0]!.skeleton.bones.find((b) => b.name === 'lfoot')!;
+      try {
+        for (let f = 0; f < 12; f++) {
+          for (const c of [ours, theirs]) c.groups.forEach((g, m) => (g.rotation.y += 0.01 * (m % 5)));
+          for (const mixer of theirs.mixers) mixer.update(1 / 60);
+          const expected = threeFrame(theirs);
+          batch.update(1 / 60);
+          skins.update();
+          if (f === 5) {
+            // a new object attached between the update and the render: it follows its bone in this frame too
+            for (const c of [ours, theirs]) {
+              const shield = new Object3D();
+              shield.position.set(-3, 0, 2);
+              c.meshes[2]!.skeleton.bones.find((b) => b.name === 'lhand')!.add(shield);
+            }
+            attachedOurs.push(ours.meshes[2]!.skeleton.bones.find((b) => b.name === 'lhand')!.children.at(-1)!);
+            attachedTheirs.push(theirs.meshes[2]!.skeleton.bones.find((b) => b.name === 'lhand')!.children.at(-1)!);
+            threeFrame(theirs);
           }
-          attachedOurs.push(ours.meshes[2]!.skeleton.bones.find((b) => b.name === 'lhand')!.children.at(-1)!);
-          attachedTheirs.push(theirs.meshes[2]!.skeleton.bones.find((b) => b.name === 'lhand')!.children.at(-1)!);
-          threeFrame(theirs);
+          if (f === 8) {
+            // a hat taken off (into the scene), as three would
+            for (const [c, list] of [
+              [ours, attachedOurs],
+              [theirs, attachedTheirs],
+            ] as const)
+              c.scene.attach(list[2]!);
+            threeFrame(theirs);
+          }
+          foot.matrixWorld.elements[0] = 7; // a bone no object hangs from: the traversal leaves it
+          ours.scene.updateMatrixWorld(); // the renderer's
+          expect(foot.matrixWorld.elements[0]).toBe(7);
+          expect(firstDifference(ours.meshes, expected), `frame ${f}`).toBeNull();
+          expect(worldDifference(attachedOurs, attachedTheirs), `frame ${f}, attached objects`).toBeNull();
         }
-        if (f === 8) {
-          // a hat taken off (into the scene), as three would
-          for (const [c, list] of [
-            [ours, attachedOurs],
-            [theirs, attachedTheirs],
-          ] as const)
-            c.scene.attach(list[2]!);
-          threeFrame(theirs);
+        // a user asking a bone or an attached object where it is: three's values
+        for (const [m, bone] of [
+          [3, 'rforearm'],
+          [7, 'lshin'],
+        ] as const) {
+          const [a, b] = [ours, theirs].map((c) =>
+            c.meshes[m]!.skeleton.bones.find((x) => x.name === bone)!.getWorldPosition(new Vector3()),
+          );
+          expect(a!.toArray()).toEqual(b!.toArray());
         }
-        foot.matrixWorld.elements[0] = 7; // a bone no object hangs from: the traversal leaves it
-        ours.scene.updateMatrixWorld(); // the renderer's
-        expect(foot.matrixWorld.elements[0]).toBe(7);
-        expect(firstDifference(ours.meshes, expected), `frame ${f}`).toBeNull();
-        expect(worldDifference(attachedOurs, attachedTheirs), `frame ${f}, attached objects`).toBeNull();
-      }
-      // a user asking a bone or an attached object where it is: three's values
-      for (const [m, bone] of [
-        [3, 'rforearm'],
-        [7, 'lshin'],
-      ] as const) {
-        const [a, b] = [ours, theirs].map((c) => c.meshes[m]!.skeleton.bones.find((x) => x.name === bone)!.getWorldPosition(new Vector3()));
+        const [a, b] = [attachedOurs, attachedTheirs].map((list) => list[4]!.getWorldPosition(new Vector3()));
         expect(a!.toArray()).toEqual(b!.toArray());
+      } finally {
+        skins.dispose();
       }
-      const [a, b] = [attachedOurs, attachedTheirs].map((list) => list[4]!.getWorldPosition(new Vector3()));
-      expect(a!.toArray()).toEqual(b!.toArray());
-    } finally {
-      skins.dispose();
-    }
-    // three's own traversal again: every bone's and object's matrixWorld as three's
-    expect(Object.hasOwn(ours.meshes[0]!.skeleton.bones[0]!, 'updateMatrixWorld')).toBe(false);
-    for (let f = 0; f < 3; f++) {
-      for (const mixer of theirs.mixers) mixer.update(1 / 60);
-      batch.update(1 / 60);
-      const expected = threeFrame(theirs);
-      ours.scene.updateMatrixWorld();
-      for (const mesh of ours.meshes) mesh.skeleton.update();
-      expect(firstDifference(ours.meshes, expected)).toBeNull();
-      expect(worldDifference(ours.objects.flat() as Bone[], theirs.objects.flat())).toBeNull();
-      expect(worldDifference(attachedOurs, attachedTheirs)).toBeNull();
-    }
-    batch.dispose();
-  });
+      // three's own traversal again: every bone's and object's matrixWorld as three's
+      expect(Object.hasOwn(ours.meshes[0]!.skeleton.bones[0]!, 'updateMatrixWorld')).toBe(false);
+      for (let f = 0; f < 3; f++) {
+        for (const mixer of theirs.mixers) mixer.update(1 / 60);
+        batch.update(1 / 60);
+        const expected = threeFrame(theirs);
+        ours.scene.updateMatrixWorld();
+        for (const mesh of ours.meshes) mesh.skeleton.update();
+        expect(firstDifference(ours.meshes, expected)).toBeNull();
+        expect(worldDifference(ours.objects.flat() as Bone[], theirs.objects.flat())).toBeNull();
+        expect(worldDifference(attachedOurs, attachedTheirs)).toBeNull();
+      }
+      batch.dispose();
+    },
+  );
 });
