@@ -120,12 +120,14 @@ export class SkeletonBatch {
    * ```ts
    * import type { AnimationMixer, SkinnedMesh } from 'three';
    * import { createSolver } from 'spring-solver';
-   * import { InertializedMixerGroup, SkeletonBatch } from 'spring-solver/three';
+   * import { InertializedMixerGroup, MixerBatch, SkeletonBatch } from 'spring-solver/three';
    * declare const meshes: SkinnedMesh[];
    * declare const mixers: AnimationMixer[]; // mixer m animates mesh m
    * const solver = await createSolver();
-   * const group = new InertializedMixerGroup(solver, mixers, { halflife: 0.1 }); // halflife in s
-   * // the bones straight from the group's output in solver memory, and each bone's matrixWorld too
+   * const sampler = new MixerBatch(solver, mixers); // every mixer.update(dt) in one kernel call
+   * const group = new InertializedMixerGroup(solver, sampler, { halflife: 0.1 }); // halflife in s
+   * // the bones straight from the group's output in solver memory (or { source: sampler }: the batch's buffers),
+   * // and each bone's matrixWorld too
    * const batch = new SkeletonBatch(solver, meshes, { source: group, boneWorldMatrices: true });
    * ```
    */
@@ -430,8 +432,9 @@ export class SkeletonBatch {
 
 /** One mesh's bones as three's traversal meets them: its root bones, and under each the objects attached to its bones. */
 interface Rig {
-  /** The mesh's bones, processing order, and each one's children count when last looked at. */
+  /** The mesh's bones, processing order, each one's children array (three never replaces it) and its length when last looked at. */
   bones: readonly Bone[];
+  childArrays: readonly Object3D[][];
   children: number[];
   roots: Bone[];
   /** Per root: the objects attached under its bones (children of a bone that are not bones of the skeleton), and the bone each hangs from. */
@@ -444,15 +447,16 @@ interface Rig {
 function newRig(bones: readonly Bone[]): Rig {
   const set = new Set<Object3D>(bones);
   const roots = bones.filter((bone) => !set.has(bone.parent as Object3D));
-  const rig: Rig = { bones, children: [], roots, attached: [], parents: [], paths: [] };
+  const rig: Rig = { bones, childArrays: bones.map((bone) => bone.children), children: [], roots, attached: [], parents: [], paths: [] };
   findAttached(rig);
   return rig;
 }
 
 /** Whether a bone's children changed since findAttached (an object attached or removed). */
 function rigChanged(rig: Rig): boolean {
-  const { bones, children } = rig;
-  for (let k = 0; k < bones.length; k++) if (bones[k]!.children.length !== children[k]) return true;
+  // (the arrays, not bone.children: a bone with own functions is read through a slower, megamorphic lookup)
+  const { childArrays, children } = rig;
+  for (let k = 0; k < childArrays.length; k++) if (childArrays[k]!.length !== children[k]) return true;
   for (let r = 0; r < rig.attached.length; r++) {
     const attached = rig.attached[r]!,
       parents = rig.parents[r]!;
