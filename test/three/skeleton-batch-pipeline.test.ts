@@ -108,6 +108,7 @@ describe.each(SOLVERS)('SkeletonBatch over a MixerBatch, %s', (name) => {
     const batch = new MixerBatch(solver, ours.mixers);
     const skins = new SkeletonBatch(solver, ours.meshes, { source: batch, boneWorldMatrices: true });
     const still = transforms(ours);
+    const version = batch.version;
     const random = mulberry32(32);
     let changedMesh = 0;
     try {
@@ -117,6 +118,15 @@ describe.each(SOLVERS)('SkeletonBatch over a MixerBatch, %s', (name) => {
           const code = Math.floor(random() * OPERATIONS);
           const p = [random(), random(), random(), random()];
           for (const side of sides) operate(side, m, code, p);
+        }
+        if (f === 45 || f === 60) {
+          // a clip new to the batch's layout, played on three characters: the batch lays out again at its next
+          // update, and the SkeletonBatch plans its reads again
+          for (const c of [theirs, ours]) {
+            const times = c.clips[0]!.tracks[0]!.times;
+            const fresh = AnimationUtils.subclip(c.clips[0]!, `fresh ${f}`, 40 + f, 200 + f, 1 / (times[1]! - times[0]!));
+            for (const m of [2, 17, 33]) c.mixers[m]!.clipAction(fresh).play().setEffectiveWeight(0.6);
+          }
         }
         const r = random();
         const dt = r < 0.05 ? 0 : r < 0.1 ? -r / 10 : 0.002 + r / 30;
@@ -135,6 +145,7 @@ describe.each(SOLVERS)('SkeletonBatch over a MixerBatch, %s', (name) => {
       // the batch wrote no bone: mixer → skinning matrices went through no per-bone object
       expect(transforms(ours)).toEqual(still);
       expect(changedMesh).toBeGreaterThan(0);
+      expect(batch.version).toBeGreaterThan(version); // the new clips were laid out
       expect(() => batch.dispose()).toThrow(
         new TypeError('MixerBatch.dispose: a SkeletonBatch reads this MixerBatch; dispose the SkeletonBatch first'),
       );
