@@ -58,7 +58,23 @@ export async function generateKernelTypes() {
   if (error) throw new Error(`asc failed: ${error.message}\n${diagnostics}`);
   const declarations = files.get('kernels.d.ts');
   if (typeof declarations !== 'string') throw new Error(`asc wrote no kernels.d.ts (wrote ${[...files.keys()].join(', ')})`);
-  return { text: HEADER + declarations, diagnostics };
+  return { text: HEADER + declarations + parameterNames(declarations), diagnostics };
+}
+
+/**
+ * The parameter names of every exported function, in order, as a type: the bindings of kernels
+ * outside the kernel contract name their arguments with it (src/backends/wasm/kernel-binding.ts).
+ */
+function parameterNames(declarations) {
+  const lines = [...declarations.matchAll(/export function (\w+)\(([^)]*)\)/g)].map(([, name, list]) => {
+    const names = list.trim() === '' ? [] : list.split(',').map((parameter) => `'${parameter.split(':')[0].trim()}'`);
+    return `  ${name}: readonly [${names.join(', ')}];`;
+  });
+  return `/** The parameter names of each export, in order (bindings name their arguments with them: src/backends/wasm/kernel-binding.ts). */
+export interface KernelParameterNames {
+${lines.join('\n')}
+}
+`;
 }
 
 /** asc's diagnostics (warnings included) for one target of asconfig.json, compiled without output. */

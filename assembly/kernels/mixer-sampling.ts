@@ -1,6 +1,7 @@
 // The per-track half of three.js's AnimationMixer.update for many mixers in one call: each
 // contributing action's keyframe tracks evaluated at its clip time (Interpolant.evaluate: the
-// cached-interval search; Discrete, Linear, Cubic and QuaternionLinear interpolate_) and
+// cached-interval search; Discrete, Linear, Cubic and QuaternionLinear interpolate_, and
+// GLTFLoader's CUBICSPLINE interpolants) and
 // accumulated into their properties (PropertyMixer.accumulate / accumulateAdditive), then each
 // listed property finished (PropertyMixer.apply) and flagged where its value changed. Float64, as
 // three's PropertyMixer buffers. Quaternion.slerpFlat's acos and sin are the engine's own Math.acos
@@ -23,6 +24,8 @@ const ROW_INTS: i32 = 8;
 const KIND_DISCRETE: i32 = 0;
 const KIND_LINEAR: i32 = 1;
 const KIND_CUBIC: i32 = 2;
+const KIND_GLTF_CUBIC: i32 = 4;
+const KIND_GLTF_CUBIC_QUATERNION: i32 = 5;
 const MIX_SLERP: i32 = 1;
 const ENDING_ZERO_SLOPE: i32 = 1;
 const ENDING_WRAP_AROUND: i32 = 2;
@@ -111,10 +114,12 @@ function mixAdditive(b: usize, buf: i32, kind: i32, dst: i32, src: i32, t: f64, 
   for (let i = 0; i != stride; ++i) st(b, dst + i, ld(b, dst + i) + ld(b, src + i) * t);
 }
 
-/** Interpolant.copySampleValue_(index) of record r into its block's incoming region. */
+/** Interpolant.copySampleValue_(index) of record r into its block's incoming region (a glTF cubic key's vertex: its middle value). */
 function copySample(rec: usize, keys: usize, blocks: usize, index: i32): void {
   const stride = ldi(rec, 4);
-  const values = ldi(rec, 3) + index * stride;
+  const kind = ldi(rec, 0);
+  const gltf = kind == KIND_GLTF_CUBIC || kind == KIND_GLTF_CUBIC_QUATERNION;
+  const values = ldi(rec, 3) + (gltf ? index * stride * 3 + stride : index * stride);
   const out = ldi(rec, 5) + 2;
   for (let i = 0; i != stride; ++i) st(blocks, out + i, ld(keys, values + i));
 }
@@ -163,6 +168,45 @@ function intervalChanged(rec: usize, recF: usize, keys: usize, i1: i32, t0: f64,
   sti(rec, 8, iNext * stride);
 }
 
+/**
+ * GLTFCubicSplineInterpolant.interpolate_: the Hermite spline between keys i1 − 1 and i1, each key
+ * three values of `stride` (in-tangent, vertex, out-tangent), tangents scaled by the interval.
+ */
+function gltfCubic(b: usize, out: i32, keys: usize, values: i32, stride: i32, i1: i32, t0: f64, t: f64, t1: f64): void {
+  const td = t1 - t0;
+  const p = (t - t0) / td, pp = p * p, ppp = pp * p;
+  const offset1 = values + i1 * stride * 3, offset0 = offset1 - stride * 3;
+  const s2 = -2 * ppp + 3 * pp;
+  const s3 = ppp - pp;
+  const s0 = 1 - s2;
+  const s1 = s3 - pp + p;
+  for (let i = 0; i != stride; ++i) {
+    const p0 = ld(keys, offset0 + i + stride); // vertex k
+    const m0 = ld(keys, offset0 + i + stride * 2) * td; // out-tangent k · (t_k+1 − t_k)
+    const p1 = ld(keys, offset1 + i + stride); // vertex k + 1
+    const m1 = ld(keys, offset1 + i) * td; // in-tangent k + 1 · (t_k+1 − t_k)
+    st(b, out + i, s0 * p0 + s1 * m0 + s2 * p1 + s3 * m1);
+  }
+}
+
+/** Quaternion.normalize of b[q … q + 3] (a zero quaternion becomes the identity). */
+function normalize(b: usize, q: i32): void {
+  const x = ld(b, q), y = ld(b, q + 1), z = ld(b, q + 2), w = ld(b, q + 3);
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (l == 0) {
+    st(b, q, 0);
+    st(b, q + 1, 0);
+    st(b, q + 2, 0);
+    st(b, q + 3, 1);
+    return;
+  }
+  const f = 1 / l;
+  st(b, q, x * f);
+  st(b, q + 1, y * f);
+  st(b, q + 2, z * f);
+  st(b, q + 3, w * f);
+}
+
 /** interpolate_ of the record's interpolant class, into the incoming region. */
 function interpolate(rec: usize, recF: usize, keys: usize, b: usize, i1: i32, t0: f64, t: f64, t1: f64): void {
   const kind = ldi(rec, 0);
@@ -185,6 +229,9 @@ function interpolate(rec: usize, recF: usize, keys: usize, b: usize, i1: i32, t0
     const sN = wN * ppp - wN * pp;
     for (let i = 0; i != stride; ++i)
       st(b, out + i, sP * ld(keys, oP + i) + s0 * ld(keys, o0 + i) + s1 * ld(keys, o1 + i) + sN * ld(keys, oN + i));
+  } else if (kind == KIND_GLTF_CUBIC || kind == KIND_GLTF_CUBIC_QUATERNION) {
+    gltfCubic(b, out, keys, values, stride, i1, t0, t, t1);
+    if (kind == KIND_GLTF_CUBIC_QUATERNION) normalize(b, out);
   } else {
     const alpha = (t - t0) / (t1 - t0);
     // (three writes every quaternion of the value to result offset 0)
@@ -322,7 +369,7 @@ function accumulateActions(
       const rec = recordInts + (<usize>(RECORD_INTS * r) << 2);
       const recF = recordFloats + (<usize>r << 4);
       evaluate(rec, recF, keys, b, time, endingStart, endingEnd);
-      const block = ldi(rec, 5), stride = ldi(rec, 4), kind = ldi(rec, 9);
+      const block = ldi(rec, 5), stride = ldi(rec, 10), kind = ldi(rec, 9); // stride: the property's value size
       const buf = block + 2;
       if (additive) {
         const offset = buf + 4 * stride;

@@ -92,7 +92,7 @@ export default {
         floor: true,
         /** @param {any} solver */
         setup(solver) {
-          const floorKernel = solver.rawKernels.dataMovementFloor;
+          const floorKernel = solver.exports.dataMovementFloor;
           const { a, free } = setupArrays(solver, dataOf(), [], 'none');
           return {
             ...tracked(() => floorKernel(a.x.byteOffset, a.v.byteOffset, a.g.byteOffset, a.q.byteOffset, n, 0), [a.x, a.v]),

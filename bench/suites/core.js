@@ -139,7 +139,7 @@ export default {
       backends: ['simd'],
       floor: true,
       setup(solver) {
-        const floorKernel = solver.rawKernels.dataMovementFloor;
+        const floorKernel = solver.exports.dataMovementFloor;
         return springSetup(solver, dataOf(), [], 'none', (_s, a) => {
           const [px, pv, pg, pq] = [a.x.byteOffset, a.v.byteOffset, a.g.byteOffset, a.q.byteOffset];
           return () => floorKernel(px, pv, pg, pq, n, 0);

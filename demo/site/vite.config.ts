@@ -22,6 +22,7 @@ const PAGES: readonly DemoPage[] = [
   { file: 'bench', title: 'Benchmark' },
   { file: 'skeleton', title: 'Skeleton' },
   { file: 'three', title: '3D' },
+  { file: 'gpu', title: 'GPU' },
 ];
 /** The typedoc API docs: `npm run demo:build` writes them to demo-dist/api, the dev server serves docs-api/. */
 const LINKS = [{ href: `.${API_URL_PATH}index.html`, title: 'API' }];
@@ -39,6 +40,8 @@ export default defineConfig({
       { find: /^spring-solver$/, replacement: resolve(repo, 'dist/index.js') },
       { find: /^spring-solver\/three$/, replacement: resolve(repo, 'dist/three/index.js') },
       { find: /^spring-solver\/vrm$/, replacement: resolve(repo, 'dist/vrm/index.js') },
+      { find: /^spring-solver\/webgpu$/, replacement: resolve(repo, 'dist/webgpu/index.js') },
+      { find: /^spring-solver\/three-webgpu$/, replacement: resolve(repo, 'dist/three-webgpu/index.js') },
     ],
   },
   // Cross-origin isolated (COOP and COEP), so that the crowd can run createSolver({ threads }).

@@ -14,13 +14,9 @@ import { springStrided } from '../reference/strided-spring.js';
 import { composeInstanceMatrices } from '../reference/instance-matrix.js';
 import { N_ARGUMENT as N } from '../backends/wasm/threads/split.js';
 
-type Fn = (...args: number[]) => number;
-
-// Bytes per instance of each argument (threads/split.ts). A threaded solver splits both kernels by
+// (name, value, bytes an instance: see threads/split.ts) A threaded solver splits both kernels by
 // whole 16-instance blocks: each runs groups of 4 instances from its first and a scalar tail, so
 // every instance takes the same path (SIMD lane or tail) as in one call over all of them.
-const TRANSLATIONS = [64, 12, 12, N, 0, 0, 0, 0]; // matrices, v, g, n, mode, p0, p1, dt
-const COMPOSITION = [64, 16, 12, N]; // matrices, q, s, n
 
 /** Translations of `count` matrices toward packed goals g with packed velocities v: (halflife, dt) => void. */
 export function instanceTranslations(
@@ -36,27 +32,32 @@ export function instanceTranslations(
       go = { array: g, offset: 0, stride: 3 };
     return (halflife, dt) => springStrided(SpringMode.Critical, x, vo, go, null, count, 3, halflife, 0, dt);
   }
-  const wasm = solver as unknown as WasmSolver;
-  const kernel = wasm.rawKernels.springInstanceTranslations;
-  const [pm, pv, pg] = [matrices.byteOffset, v.byteOffset, g.byteOffset];
-  // (the count is fixed: a call too small to split calls the export itself, as on one thread)
-  if (!wasm.splits('springInstanceTranslations', count))
-    return (halflife, dt) => kernel(pm, pv, pg, count, SpringMode.Critical, halflife, 0, dt);
-  const args = [pm, pv, pg, count, SpringMode.Critical, 0, 0, 0];
+  const kernel = (solver as unknown as WasmSolver).bind('springInstanceTranslations', [
+    ['m', matrices.byteOffset, 64],
+    ['v', v.byteOffset, 12],
+    ['g', g.byteOffset, 12],
+    ['n', count, N],
+    ['mode', SpringMode.Critical, 0],
+    ['p0', 0, 0], // halflife
+    ['p1', 0, 0],
+    ['dt', 0, 0],
+  ]);
+  const [halflifeAt, dtAt] = [kernel.index('p0'), kernel.index('dt')];
   return (halflife, dt) => {
-    args[5] = halflife;
-    args[7] = dt;
-    wasm.threading!.split('springInstanceTranslations', kernel as unknown as Fn, args, TRANSLATIONS);
+    kernel.args[halflifeAt] = halflife;
+    kernel.args[dtAt] = dt;
+    kernel.run(count);
   };
 }
 
 /** Floats 0…11 of `count` matrices from quaternions q (4 floats each) and scales s (3 each): () => void. */
 export function instanceComposition(solver: Solver, matrices: Float32Array, q: Float32Array, s: Float32Array, count: number): () => void {
   if (solver.backend === 'js') return () => composeInstanceMatrices(matrices, q, s, count);
-  const wasm = solver as unknown as WasmSolver;
-  const kernel = wasm.rawKernels.composeInstanceMatrices;
-  const [pm, pq, ps] = [matrices.byteOffset, q.byteOffset, s.byteOffset];
-  if (!wasm.splits('composeInstanceMatrices', count)) return () => kernel(pm, pq, ps, count);
-  const args = [pm, pq, ps, count];
-  return () => wasm.threading!.split('composeInstanceMatrices', kernel as unknown as Fn, args, COMPOSITION);
+  const kernel = (solver as unknown as WasmSolver).bind('composeInstanceMatrices', [
+    ['m', matrices.byteOffset, 64],
+    ['q', q.byteOffset, 16],
+    ['s', s.byteOffset, 12],
+    ['n', count, N],
+  ]);
+  return () => kernel.run(count);
 }

@@ -23,35 +23,27 @@ const MIN_CHUNK = 8;
  */
 export function sampleMixersCall(solver: Solver, a: MixerArrays): (first: number, count: number) => void {
   if (solver.backend === 'js') return (first, count) => sampleMixers(a, first, count);
-  const wasm = solver as unknown as WasmSolver;
-  const kernel = wasm.rawKernels.sampleMixers as unknown as (...args: number[]) => void;
   const ROW_BYTES = 4 * ROW_INTS;
-  // (argument, its bytes per mixer: see threads/split.ts)
-  const layout: [number, number][] = [
-    [a.rows.byteOffset, ROW_BYTES],
-    [0, N_ARGUMENT],
-    [a.actionInts.byteOffset, 0],
-    [a.actionFloats.byteOffset, 0],
-    [a.recordInts.byteOffset, 0],
-    [a.recordFloats.byteOffset, 0],
-    [a.keys.byteOffset, 0],
-    [a.blocks.byteOffset, 0],
-    [a.applyInts.byteOffset, 0],
-    [a.changed.byteOffset, 0],
-  ];
-  const args = layout.map(([value]) => value);
-  const advances = layout.map(([, advance]) => advance);
-  const rows = a.rows.byteOffset;
-  if (solver.threads === 1) {
-    return (first, count) => {
-      args[0] = rows + ROW_BYTES * first;
-      args[1] = count;
-      kernel.apply(null, args);
-    };
-  }
+  // (name, value, bytes a mixer: see threads/split.ts)
+  const kernel = (solver as unknown as WasmSolver).bind(
+    'sampleMixers',
+    [
+      ['rows', a.rows.byteOffset, ROW_BYTES],
+      ['nMixers', 0, N_ARGUMENT],
+      ['actionInts', a.actionInts.byteOffset, 0],
+      ['actionFloats', a.actionFloats.byteOffset, 0],
+      ['recordInts', a.recordInts.byteOffset, 0],
+      ['recordFloats', a.recordFloats.byteOffset, 0],
+      ['keys', a.keys.byteOffset, 0],
+      ['blocks', a.blocks.byteOffset, 0],
+      ['applyInts', a.applyInts.byteOffset, 0],
+      ['changed', a.changed.byteOffset, 0],
+    ],
+    { minChunk: MIN_CHUNK },
+  );
+  const rows = kernel.index('rows');
   return (first, count) => {
-    args[0] = rows + ROW_BYTES * first;
-    args[1] = count;
-    wasm.callKernel('sampleMixers', kernel, args, count, advances, MIN_CHUNK);
+    kernel.args[rows] = a.rows.byteOffset + ROW_BYTES * first;
+    kernel.run(count);
   };
 }

@@ -45,66 +45,54 @@ export function forwardKinematicsCall(
   alloc: (length: number) => Float32Array,
 ): (count: number) => void {
   if (solver.backend === 'js') return (count) => forwardKinematics(a, count, bones);
-  const wasm = solver as unknown as WasmSolver;
-  // (sourceF64, a boolean, is passed as 0 or 1, as wasm takes it)
-  const kernel = wasm.rawKernels.forwardKinematics as unknown as (...args: number[]) => void;
   const scratch = alloc(scratchLength(bones) * solver.threads);
   const at = (array: { byteOffset: number } | null): number => (array === null ? 0 : array.byteOffset);
   const width = a.positions instanceof Float64Array ? 8 : 4; // bytes a source value
   const skin = a.inverseBind === null ? 0 : at(a.skin);
-  // (argument, its bytes per character: see threads/split.ts)
-  const layout: [number, number][] = [
-    [at(a.parents), 0],
-    [at(a.slots), 0],
-    [at(a.targets), 0],
-    [at(a.positions), 3 * width * a.sourceStride],
-    [at(a.rotations), 4 * width * a.sourceStride],
-    [at(a.scales), 3 * width * a.sourceStride],
-    [a.sourceStride, 0],
-    [width === 8 ? 1 : 0, 0],
-    [at(a.restPositions), 0],
-    [at(a.restRotations), 0],
-    [at(a.restScales), 0],
-    [at(a.roots), 128],
-    [0, 0], // the root chain (set at each call): chain, bytes a character (10 f64 a level), levels, parentless
-    [0, 0],
-    [0, 0],
-    [at(a.inverseBind), 0],
-    [at(a.world), 4 * a.worldStride],
-    [a.worldStride, 0],
-    [skin, 4 * a.skinStride],
-    [a.skinStride, 0],
-    [scratch.byteOffset, perThread(4 * scratchLength(bones))],
-    [0, N_ARGUMENT],
-    [bones, 0],
-  ];
-  const args = layout.map(([value]) => value);
-  const advances = layout.map(([, advance]) => advance);
-  const n = args.length - 2;
-  const CHAIN = 12; // the chain's pointer, then levels and parentless
-  const prepare = (count: number): void => {
-    args[n] = count;
-    args[CHAIN] = at(a.chain);
-    args[CHAIN + 1] = a.levels;
-    args[CHAIN + 2] = a.parentless ? 1 : 0;
-    advances[CHAIN] = 80 * a.levels;
-  };
-  if (solver.threads === 1) {
-    return (count) => {
-      prepare(count);
-      kernel.apply(null, args);
-    };
-  }
+  // (name, value, bytes a character: see threads/split.ts; sourceF64, a boolean, is passed as 0 or 1, as wasm takes it)
+  const kernel = (solver as unknown as WasmSolver).bind(
+    'forwardKinematics',
+    [
+      ['parents', at(a.parents), 0],
+      ['slots', at(a.slots), 0],
+      ['targets', at(a.targets), 0],
+      ['positions', at(a.positions), 3 * width * a.sourceStride],
+      ['rotations', at(a.rotations), 4 * width * a.sourceStride],
+      ['scales', at(a.scales), 3 * width * a.sourceStride],
+      ['sourceStride', a.sourceStride, 0],
+      ['sourceF64', width === 8 ? 1 : 0, 0],
+      ['restPositions', at(a.restPositions), 0],
+      ['restRotations', at(a.restRotations), 0],
+      ['restScales', at(a.restScales), 0],
+      ['roots', at(a.roots), 128],
+      ['chain', 0, 0], // the root chain, set at each call (10 f64 a level)
+      ['levels', 0, 0],
+      ['parentless', 0, 0],
+      ['inverseBind', at(a.inverseBind), 0],
+      ['world', at(a.world), 4 * a.worldStride],
+      ['worldStride', a.worldStride, 0],
+      ['skin', skin, 4 * a.skinStride],
+      ['skinStride', a.skinStride, 0],
+      ['scratch', scratch.byteOffset, perThread(4 * scratchLength(bones))],
+      ['count', 0, N_ARGUMENT],
+      ['bones', bones, 0],
+    ],
+    { minChunk: MIN_CHUNK },
+  );
+  const [chain, levels, parentless] = [kernel.index('chain'), kernel.index('levels'), kernel.index('parentless')];
   return (count) => {
-    prepare(count);
-    wasm.callKernel('forwardKinematics', kernel, args, count, advances, MIN_CHUNK);
+    kernel.args[chain] = at(a.chain);
+    kernel.args[levels] = a.levels;
+    kernel.args[parentless] = a.parentless ? 1 : 0;
+    kernel.advances[chain] = 80 * a.levels;
+    kernel.run(count);
   };
 }
 
 /** Index of the first NaN or infinite number of `array` (in solver memory), or −1. */
 export function firstNonFinite(solver: Solver, array: Float32Array | Float64Array): number {
   if (solver.backend === 'js') return firstNonFiniteJs(array);
-  const kernels = (solver as unknown as WasmSolver).rawKernels;
+  const kernels = (solver as unknown as WasmSolver).exports;
   const scan = array instanceof Float64Array ? kernels.firstNonFinite64 : kernels.firstNonFinite;
   return scan(array.byteOffset, array.length);
 }

@@ -44,48 +44,35 @@ export function springBoneStep(
   scratch: Float32Array,
 ): SpringBoneStep {
   if (solver.backend === 'js') return (dt, alpha, avatar, avatars) => springBonesStep(a, a.avatars, avatar, avatars, dt, alpha);
-  const wasm = solver as unknown as WasmSolver;
-  const kernel = wasm.rawKernels.springBonesStep as unknown as (...args: number[]) => void;
-  const arrays = [
-    a.setup,
-    a.pose,
-    a.state,
-    a.out,
-    a.ext,
-    a.extPrev,
-    a.extStep,
-    a.extInv,
-    a.colliders,
-    a.colliderWorld,
-    a.colliderList,
-    a.centers,
-  ];
-  // (argument, its bytes per row: see threads/split.ts)
-  const layout: [number, number][] = [
-    ...arrays.map((array): [number, number] => [array.byteOffset, 0]),
-    [a.avatars.byteOffset, 8 * AVATAR], // the table, from the step's first row
-    [n.avatars, N_ARGUMENT],
-    [scratch.byteOffset, perThread(SCRATCH)],
-    [0, 0], // dt
-    [1, 0], // alpha
-  ];
-  const args = layout.map(([value]) => value);
-  const advances = layout.map(([, advance]) => advance);
-  const table = arrays.length;
-  const set = (dt: number, alpha: number, avatar: number, avatars: number): void => {
-    args[table] = a.avatars.byteOffset + 8 * AVATAR * avatar;
-    args[table + 1] = avatars;
-    args[table + 3] = dt;
-    args[table + 4] = alpha;
-  };
-  if (solver.threads === 1) {
-    return (dt, alpha, avatar, avatars) => {
-      set(dt, alpha, avatar, avatars);
-      kernel.apply(null, args);
-    };
-  }
+  // (name, value, bytes a row of the avatar table: see threads/split.ts)
+  const kernel = (solver as unknown as WasmSolver).bind(
+    'springBonesStep',
+    [
+      ['setup', a.setup.byteOffset, 0],
+      ['pose', a.pose.byteOffset, 0],
+      ['state', a.state.byteOffset, 0],
+      ['out', a.out.byteOffset, 0],
+      ['ext', a.ext.byteOffset, 0],
+      ['extPrev', a.extPrev.byteOffset, 0],
+      ['extStep', a.extStep.byteOffset, 0],
+      ['extInv', a.extInv.byteOffset, 0],
+      ['colliders', a.colliders.byteOffset, 0],
+      ['colliderWorld', a.colliderWorld.byteOffset, 0],
+      ['colliderList', a.colliderList.byteOffset, 0],
+      ['centers', a.centers.byteOffset, 0],
+      ['avatars', a.avatars.byteOffset, 8 * AVATAR], // the table, from the step's first row
+      ['count', n.avatars, N_ARGUMENT],
+      ['scratch', scratch.byteOffset, perThread(SCRATCH)],
+      ['dt', 0, 0],
+      ['alpha', 1, 0],
+    ],
+    { minChunk: 1, align: 1 },
+  );
+  const [table, dtAt, alphaAt] = [kernel.index('avatars'), kernel.index('dt'), kernel.index('alpha')];
   return (dt, alpha, avatar, avatars) => {
-    set(dt, alpha, avatar, avatars);
-    wasm.callKernel('springBonesStep', kernel, args, avatars, advances, 1, 1);
+    kernel.args[table] = a.avatars.byteOffset + 8 * AVATAR * avatar;
+    kernel.args[dtAt] = dt;
+    kernel.args[alphaAt] = alpha;
+    kernel.run(avatars);
   };
 }

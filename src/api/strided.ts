@@ -136,7 +136,7 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   const [px, pv, pg, pq] = [pointer(x), pointer(v), pointer(g), pointer(q)];
   const [gs, qs] = [g?.stride ?? 0, q?.stride ?? 0];
   const wasm = solver as unknown as WasmSolver;
-  const kernels = wasm.rawKernels;
+  const kernels = wasm.exports;
   // Each operand's readable end (its items' last float, in the whole call): items of 3 floats run in
   // groups of 4 up to the last item whose 16-byte loads stay before it (assembly/kernels/strided-spring.ts),
   // and a threaded solver's chunks keep these ends, so their groups are those of one call.
@@ -147,7 +147,7 @@ function prepared(solver: Solver, items: StridedItems): (mode: SpringMode, p0: n
   if (width === 3 ? !wasm.splits('springStrided3', count) : !wasm.splits('springStrided', count * width))
     return (mode, p0, p1, dt) =>
       kernels.springStrided(px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, mode, p0, p1, dt, ex, ev, eg, eq);
-  const fn = kernels.springStrided as unknown as (...args: number[]) => number;
+  const fn = wasm.unsplitKernel('springStrided') as (...args: number[]) => number;
   const args = [px, x.stride, pv, v.stride, pg, gs, pq, qs, count, width, 0, 0, 0, 0, ex, ev, eg, eq];
   // (bytes an item of each argument: threads/split.ts; pointers 0, no goal, stay 0; the ends stay)
   const advances = [4 * x.stride, 0, 4 * v.stride, 0, 4 * gs, 0, 4 * qs, 0, N_ARGUMENT, 0, 0, 0, 0, 0, 0, 0, 0, 0];

@@ -766,3 +766,65 @@ declare namespace __AdaptedExports {
 export declare function instantiate(module: WebAssembly.Module, imports: {
   Math: unknown,
 }): Promise<typeof __AdaptedExports>;
+/** The parameter names of each export, in order (bindings name their arguments with them: src/backends/wasm/kernel-binding.ts). */
+export interface KernelParameterNames {
+  heapBase: readonly [];
+  simdEnabled: readonly [];
+  damperUniform: readonly ['x', 'g', 'n', 'halflife', 'dt'];
+  damperVarying: readonly ['x', 'g', 'n', 'halflife', 'halflifeStride', 'dt'];
+  springUniform: readonly ['x', 'v', 'g', 'q', 'n', 'mode', 'p0', 'p1', 'dt'];
+  firstInvalid: readonly ['p', 'n', 'positive'];
+  firstNonFinite: readonly ['p', 'n'];
+  firstNonFinite64: readonly ['p', 'n'];
+  doubleSpringDamper: readonly ['x', 'v', 'xi', 'vi', 'g', 'n', 'halflife', 'halflifeStride', 'dt'];
+  leadingSpring: readonly ['x', 'v', 'xi', 'g', 'n', 'p', 'pStride', 'halflife', 'halflifeStride', 'apprehension', 'apprehensionStride', 'dt', 'kind'];
+  characterUpdate: readonly ['x', 'v', 'a', 'vGoal', 'n', 'halflife', 'halflifeStride', 'dt'];
+  characterPredict: readonly ['x', 'v', 'a', 'vGoal', 'px', 'pv', 'pa', 'n', 'halflife', 'halflifeStride', 'dt', 'count'];
+  inertializeTransition: readonly ['offX', 'offV', 'srcX', 'srcV', 'dstX', 'dstV', 'n'];
+  inertializeUpdate: readonly ['outX', 'outV', 'offX', 'offV', 'inX', 'inV', 'n', 'halflife', 'halflifeStride', 'dt'];
+  extrapolate: readonly ['x', 'v', 'n', 'halflife', 'halflifeStride', 'dt'];
+  deadBlendingTransition: readonly ['extX', 'extV', 'extT', 'srcX', 'srcV', 'n'];
+  deadBlendingUpdate: readonly ['outX', 'extX', 'extV', 'extT', 'inX', 'n', 'blendTime', 'blendTimeStride', 'decayHalflife', 'decayHalflifeStride', 'dt'];
+  trackingSpringUpdate: readonly ['x', 'v', 'a', 'targetX', 'targetV', 'targetA', 'n', 'xGain', 'xGainStride', 'vGain', 'vGainStride', 'aGain', 'aGainStride', 'dt', 'gainDt'];
+  pdSpringExplicit: readonly ['pos', 'vel', 'targetPos', 'targetVel', 'n', 'uaf', 'uafStride', 'zeta', 'zetaStride', 'dt'];
+  pdSpringSemiImplicit: readonly ['pos', 'vel', 'targetPos', 'targetVel', 'n', 'uaf', 'uafStride', 'zeta', 'zetaStride', 'dt'];
+  pdSpringImplicit: readonly ['pos', 'vel', 'targetPos', 'targetVel', 'n', 'uaf', 'uafStride', 'zeta', 'zetaStride', 'dt'];
+  pdSpringRigidBody: readonly ['pos', 'vel', 'targetPos', 'targetVel', 'n', 'uaf', 'uafStride', 'zeta', 'zetaStride', 'dt'];
+  pdSpringExact: readonly ['pos', 'vel', 'g', 'q', 'n', 'uaf', 'uafStride', 'zeta', 'zetaStride', 'dt'];
+  secondOrderEulerSubstep: readonly ['x', 'xd', 'xPrev', 'y', 'yd', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'n', 'f', 'fStride', 'zeta', 'zetaStride', 'r', 'rStride', 'dt', 'prepare'];
+  secondOrderClamped: readonly ['x', 'xd', 'xPrev', 'y', 'yd', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'n', 'f', 'fStride', 'zeta', 'zetaStride', 'r', 'rStride', 'dt', 'prepare'];
+  secondOrderPoleZero: readonly ['x', 'xd', 'xPrev', 'y', 'yd', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'n', 'f', 'fStride', 'zeta', 'zetaStride', 'r', 'rStride', 'dt', 'prepare'];
+  secondOrderExact: readonly ['x', 'xd', 'xPrev', 'y', 'yd', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'n', 'f', 'fStride', 'zeta', 'zetaStride', 'r', 'rStride', 'dt', 'prepare'];
+  quatDecaySpringDamper: readonly ['q', 'w', 'n', 'h', 'hStride', 'dt'];
+  quatSimpleSpringDamper: readonly ['q', 'w', 'g', 'n', 'h', 'hStride', 'dt'];
+  quatDamper: readonly ['q', 'g', 'n', 'h', 'hStride', 'dt'];
+  quatInertializeTransition: readonly ['offQ', 'offW', 'srcQ', 'srcW', 'dstQ', 'dstW', 'n'];
+  quatInertializeUpdate: readonly ['outQ', 'outW', 'offQ', 'offW', 'inQ', 'inW', 'n', 'h', 'hStride', 'dt'];
+  quatMul: readonly ['out', 'a', 'b', 'n'];
+  quatInv: readonly ['out', 'q', 'n'];
+  quatAbs: readonly ['out', 'q', 'n'];
+  quatNormalize: readonly ['out', 'q', 'n'];
+  quatRotate: readonly ['out', 'q', 'v', 'n'];
+  quatToScaledAngleAxis: readonly ['out', 'q', 'n'];
+  quatFromScaledAngleAxis: readonly ['out', 'v', 'n'];
+  quatSlerp: readonly ['out', 'a', 'b', 'n', 't', 'tStride'];
+  rootAnchorApply: readonly ['outX', 'outV', 'outQ', 'outW', 'anchorQ', 'anchorX', 'count', 'bones', 'root'];
+  rootAnchorTransition: readonly ['offX', 'offV', 'offQ', 'offW', 'dstX', 'dstV', 'dstQ', 'dstW', 'anchorQ', 'anchorX', 'count', 'bones', 'root'];
+  poseInertializeUpdate: readonly ['outX', 'outV', 'outQ', 'outW', 'offX', 'offV', 'offQ', 'offW', 'inX', 'inV', 'inQ', 'inW', 'n', 'h', 'hStride', 'dt'];
+  springStrided: readonly ['x', 'xStride', 'v', 'vStride', 'g', 'gStride', 'q', 'qStride', 'n', 'width', 'mode', 'p0', 'p1', 'dt', 'xEnd', 'vEnd', 'gEnd', 'qEnd'];
+  keptCoefficientBytes: readonly ['n'];
+  springPerElement: readonly ['x', 'v', 'g', 'q', 'n', 'mode', 'p0', 'p0Stride', 'p1', 'p1Stride', 'dt', 'coef'];
+  springApplyKept: readonly ['x', 'v', 'g', 'q', 'n', 'mode', 'p0', 'p0Stride', 'p1', 'p1Stride', 'dt', 'coef'];
+  springInstanceTranslations: readonly ['m', 'v', 'g', 'n', 'mode', 'p0', 'p1', 'dt'];
+  composeInstanceMatrices: readonly ['m', 'q', 's', 'n'];
+  springBonesStep: readonly ['setup', 'pose', 'state', 'out', 'ext', 'extPrev', 'extStep', 'extInv', 'colliders', 'colliderWorld', 'colliderList', 'centers', 'avatars', 'count', 'scratch', 'dt', 'alpha'];
+  forwardKinematics: readonly ['parents', 'slots', 'targets', 'positions', 'rotations', 'scales', 'sourceStride', 'sourceF64', 'restPositions', 'restRotations', 'restScales', 'roots', 'chain', 'levels', 'parentless', 'inverseBind', 'world', 'worldStride', 'skin', 'skinStride', 'scratch', 'count', 'bones'];
+  sampleMixers: readonly ['rows', 'nMixers', 'actionInts', 'actionFloats', 'recordInts', 'recordFloats', 'keys', 'blocks', 'applyInts', 'changed'];
+  dataMovementFloor: readonly ['x', 'v', 'g', 'q', 'n', 'keep'];
+  probeExp: readonly ['input', 'output', 'n'];
+  probeSinCos: readonly ['input', 'sinOutput', 'cosOutput', 'n'];
+  probeAtanF32: readonly ['x', 'output', 'n'];
+  probeAtan2F32: readonly ['y', 'x', 'output', 'n'];
+  probeSinCosF32: readonly ['r', 'sinOverXOutput', 'cosOutput', 'n'];
+  probeExpF32: readonly ['u', 'output', 'n'];
+}

@@ -8,6 +8,9 @@
  *   interpolants/LinearInterpolant     interpolate_: values0·(1 − w1) + values1·w1
  *   interpolants/CubicInterpolant      intervalChanged_ (endings, cached weights), interpolate_
  *   interpolants/QuaternionLinearInterpolant   interpolate_: Quaternion.slerpFlat per quaternion
+ *   examples/jsm/loaders/GLTFLoader.js GLTFCubicSplineInterpolant (glTF's CUBICSPLINE: Hermite from
+ *                                      in-tangent, vertex, out-tangent per key) and its quaternion
+ *                                      variant (the same, then Quaternion.normalize)
  *   animation/PropertyMixer.js         accumulate, accumulateAdditive, apply (_lerp, _slerp, the additive ones)
  *   math/Quaternion.js                 slerpFlat, multiplyQuaternionsFlat
  * The per-action half (time, loops, fades, warps, weights, events) stays three's own code, run by
@@ -20,7 +23,10 @@
  * - record r (one interpolant: one track of one action of one mixer): recordInts[12r …] = kind
  *   (KIND_*), first time in keys, key count, first value in keys, value size, block, cached index
  *   (three's _cachedIndex, read and written), offsetPrev, offsetNext (CubicInterpolant's), mix
- *   (MIX_*); recordFloats[2r …] = weightPrev, weightNext (CubicInterpolant's).
+ *   (MIX_*), the property's value size (the interpolant's, but three times it for a glTF cubic
+ *   track: three sizes its PropertyMixer by the track's getValueSize(), three values a key, and
+ *   accumulates and compares all of them); recordFloats[2r …] = weightPrev, weightNext
+ *   (CubicInterpolant's).
  * - keys: every track's times and values, float64 (exact copies of three's float32 keys).
  * - block (one PropertyMixer): blocks[b] = cumulativeWeight, [b + 1] = cumulativeWeightAdditive,
  *   [b + 2 …] = its buffer (regions of valueSize: incoming, accu0, accu1, original, additive, work).
@@ -35,6 +41,9 @@ export const KIND_DISCRETE = 0;
 export const KIND_LINEAR = 1;
 export const KIND_CUBIC = 2;
 export const KIND_QUATERNION = 3;
+/** GLTFLoader's CUBICSPLINE interpolants: three values a key (in-tangent, vertex, out-tangent). */
+export const KIND_GLTF_CUBIC = 4;
+export const KIND_GLTF_CUBIC_QUATERNION = 5;
 /** PropertyMixer mix functions: _lerp (numbers) or _slerp (quaternions). */
 export const MIX_LERP = 0;
 export const MIX_SLERP = 1;
@@ -60,6 +69,8 @@ export const R_CACHED = 6;
 export const R_OFFSET_PREV = 7;
 export const R_OFFSET_NEXT = 8;
 export const R_MIX = 9;
+/** The property's value size (its block's regions): the interpolant's, or three times it for a glTF cubic track. */
+export const R_STRIDE = 10;
 
 /** The arrays of one call. */
 export interface MixerArrays {
@@ -247,11 +258,13 @@ function evaluate(a: MixerArrays, r: number, t: number, endingStart: number, end
   interpolate(a, r, i1, t0, t, t1);
 }
 
-/** Interpolant.copySampleValue_(index) into the incoming region. */
+/** Interpolant.copySampleValue_(index) into the incoming region (a glTF cubic key's vertex: its middle value). */
 function copySample(a: MixerArrays, r: number, index: number): void {
   const R = RECORD_INTS * r;
   const stride = a.recordInts[R + R_SIZE]!;
-  const values = a.recordInts[R + R_VALUES]! + index * stride;
+  const kind = a.recordInts[R + R_KIND]!;
+  const gltf = kind === KIND_GLTF_CUBIC || kind === KIND_GLTF_CUBIC_QUATERNION;
+  const values = a.recordInts[R + R_VALUES]! + (gltf ? index * stride * 3 + stride : index * stride);
   const out = a.recordInts[R + R_BLOCK]! + 2;
   for (let i = 0; i !== stride; ++i) a.blocks[out + i] = a.keys[values + i]!;
 }
@@ -333,6 +346,9 @@ function interpolate(a: MixerArrays, r: number, i1: number, t0: number, t: numbe
       b[out + 3] = v[offset - stride + 3]!;
       slerpFlat(b, out, out, v, offset, alpha);
     }
+  } else if (kind === KIND_GLTF_CUBIC || kind === KIND_GLTF_CUBIC_QUATERNION) {
+    gltfCubic(b, out, v, values, stride, i1, t0, t, t1);
+    if (kind === KIND_GLTF_CUBIC_QUATERNION) normalize(b, out);
   } else {
     const oP = values + ri[R + R_OFFSET_PREV]!,
       oN = values + ri[R + R_OFFSET_NEXT]!,
@@ -347,6 +363,54 @@ function interpolate(a: MixerArrays, r: number, i1: number, t0: number, t: numbe
     const sN = wN * ppp - wN * pp;
     for (let i = 0; i !== stride; ++i) b[out + i] = sP * v[oP + i]! + s0 * v[o0 + i]! + s1 * v[o1 + i]! + sN * v[oN + i]!;
   }
+}
+
+/**
+ * GLTFCubicSplineInterpolant.interpolate_: the Hermite spline between keys i1 − 1 and i1, each key
+ * three values of `stride` (in-tangent, vertex, out-tangent), tangents scaled by the interval.
+ */
+function gltfCubic(
+  b: Float64Array,
+  out: number,
+  v: Float64Array,
+  values: number,
+  stride: number,
+  i1: number,
+  t0: number,
+  t: number,
+  t1: number,
+): void {
+  const td = t1 - t0;
+  const p = (t - t0) / td,
+    pp = p * p,
+    ppp = pp * p;
+  const offset1 = values + i1 * stride * 3,
+    offset0 = offset1 - stride * 3;
+  const s2 = -2 * ppp + 3 * pp;
+  const s3 = ppp - pp;
+  const s0 = 1 - s2;
+  const s1 = s3 - pp + p;
+  for (let i = 0; i !== stride; i++) {
+    const p0 = v[offset0 + i + stride]!; // vertex k
+    const m0 = v[offset0 + i + stride * 2]! * td; // out-tangent k · (t_k+1 − t_k)
+    const p1 = v[offset1 + i + stride]!; // vertex k + 1
+    const m1 = v[offset1 + i]! * td; // in-tangent k + 1 · (t_k+1 − t_k)
+    b[out + i] = s0 * p0 + s1 * m0 + s2 * p1 + s3 * m1;
+  }
+}
+
+/** Quaternion.normalize of b[q … q + 3] (a zero quaternion becomes the identity). */
+function normalize(b: Float64Array, q: number): void {
+  let l = Math.sqrt(b[q]! * b[q]! + b[q + 1]! * b[q + 1]! + b[q + 2]! * b[q + 2]! + b[q + 3]! * b[q + 3]!);
+  if (l === 0) {
+    b[q] = 0;
+    b[q + 1] = 0;
+    b[q + 2] = 0;
+    b[q + 3] = 1;
+    return;
+  }
+  l = 1 / l;
+  for (let i = 0; i < 4; i++) b[q + i] = b[q + i]! * l;
 }
 
 /**
@@ -382,7 +446,7 @@ function accumulateActions(a: MixerArrays, firstAction: number, nActions: number
       evaluate(a, r, time, endingStart, endingEnd);
       const R = RECORD_INTS * r;
       const block = ri[R + R_BLOCK]!;
-      const stride = ri[R + R_SIZE]!;
+      const stride = ri[R + R_STRIDE]!;
       const kind = ri[R + R_MIX]!;
       const buf = block + 2;
       if (additive) {

@@ -3,7 +3,7 @@
  * SkinnedMesh's bones (Object3D.updateMatrixWorld, then Skeleton.update): local positions,
  * rotations and optional scales in, world matrices and skinning matrices (world · inverse bind)
  * out, column-major 4×4 like three's Matrix4.elements. One kernel call a frame
- * (assembly/kernels/skeleton.ts: four characters per f32x4, bone by bone); float64 reference
+ * (assembly/kernels/skeleton.ts: float64, two characters per f64x2, bone by bone); float64 reference
  * src/reference/skeleton.ts.
  */
 import { SolverBase, type Solver } from '../api/solver.js';

@@ -16,8 +16,9 @@
  * original state three saves (a `play()`) into solver memory and keep the in-use flags, and the
  * methods that add or remove actions and bindings to lay out again. Threaded solvers split the
  * kernel by whole mixers. Tracks the kernel does not take (string and boolean
- * tracks, interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear, e.g.
- * GLTFLoader's cubic spline) are left to three's own interpolant and PropertyMixer, per property.
+ * tracks, interpolants other than three's Discrete, Linear, Cubic and QuaternionLinear and
+ * GLTFLoader's cubic spline, e.g. custom ones) are left to three's own interpolant and
+ * PropertyMixer, per property.
  */
 import {
   AdditiveAnimationBlendMode,
@@ -27,6 +28,7 @@ import {
   AnimationMixer,
   PropertyBinding,
   PropertyMixer,
+  QuaternionKeyframeTrack,
   QuaternionLinearInterpolant,
   WrapAroundEnding,
   ZeroSlopeEnding,
@@ -49,6 +51,8 @@ import {
   ENDING_ZERO_SLOPE,
   KIND_CUBIC,
   KIND_DISCRETE,
+  KIND_GLTF_CUBIC,
+  KIND_GLTF_CUBIC_QUATERNION,
   KIND_LINEAR,
   KIND_QUATERNION,
   MIX_LERP,
@@ -64,6 +68,7 @@ import {
   R_OFFSET_NEXT,
   R_OFFSET_PREV,
   R_SIZE,
+  R_STRIDE,
   R_TIMES,
   R_VALUES,
   type MixerArrays,
@@ -127,14 +132,37 @@ interface MixerEntry {
   unwrap: () => void;
 }
 
-/** The kernel's interpolant kind of an interpolant, or −1 (left to three). */
-function interpolantKind(interpolant: InterpolantInternals): number {
+/** The kernel's interpolant kind of the interpolant of `track`, or −1 (left to three). */
+function interpolantKind(interpolant: InterpolantInternals, track: unknown): number {
   const c = (interpolant as { constructor?: unknown }).constructor;
   if (c === LinearInterpolant) return KIND_LINEAR;
   if (c === QuaternionLinearInterpolant) return interpolant.valueSize % 4 === 0 ? KIND_QUATERNION : -1;
   if (c === DiscreteInterpolant) return KIND_DISCRETE;
   if (c === CubicInterpolant) return KIND_CUBIC;
+  if (c !== undefined && c === gltfCubicClass(track)) {
+    if (!(track instanceof QuaternionKeyframeTrack)) return KIND_GLTF_CUBIC;
+    return interpolant.valueSize === 4 ? KIND_GLTF_CUBIC_QUATERNION : -1;
+  }
   return -1;
+}
+
+/** Per track, the class of the interpolants its GLTFLoader cubic-spline factory makes. */
+const gltfCubicClasses = new WeakMap<object, unknown>();
+
+/**
+ * The interpolant class GLTFLoader made `track` create, if its `createInterpolant` is the loader's
+ * CUBICSPLINE factory (marked `isInterpolantFactoryMethodGLTFCubicSpline`; three exports neither
+ * GLTFCubicSplineInterpolant nor its quaternion variant, so the factory is asked for one, once per
+ * track), else undefined.
+ */
+function gltfCubicClass(track: unknown): unknown {
+  if (typeof track !== 'object' || track === null) return undefined;
+  const factory = (track as { createInterpolant?: unknown }).createInterpolant as ((this: unknown) => { constructor?: unknown }) & {
+    isInterpolantFactoryMethodGLTFCubicSpline?: unknown;
+  };
+  if (typeof factory !== 'function' || factory.isInterpolantFactoryMethodGLTFCubicSpline !== true) return undefined;
+  if (!gltfCubicClasses.has(track)) gltfCubicClasses.set(track, factory.call(track).constructor);
+  return gltfCubicClasses.get(track);
 }
 
 /** The kernel's mix of a PropertyMixer (three's numeric _lerp or quaternion _slerp), or −1 (left to three). */
@@ -142,7 +170,9 @@ function mixKind(pm: PropertyMixerInternals): number {
   const proto = PropertyMixer.prototype as unknown as Record<string, unknown>;
   if (!(pm.buffer instanceof Float64Array)) return -1;
   if (pm._mixBufferRegion === proto._lerp && pm._mixBufferRegionAdditive === proto._lerpAdditive) return MIX_LERP;
-  if (pm._mixBufferRegion === proto._slerp && pm._mixBufferRegionAdditive === proto._slerpAdditive && pm.valueSize === 4) return MIX_SLERP;
+  // a quaternion, or a glTF cubic track's three (three's _slerp blends the first, its loops copy and compare all 12)
+  const quaternion = pm.valueSize === 4 || pm.valueSize === 12;
+  if (pm._mixBufferRegion === proto._slerp && pm._mixBufferRegionAdditive === proto._slerpAdditive && quaternion) return MIX_SLERP;
   return -1;
 }
 
@@ -633,7 +663,7 @@ export class MixerBatch implements PoseSource {
             return;
           }
           const R = RECORD_INTS * record;
-          const kind = interpolantKind(interpolant);
+          const kind = interpolantKind(interpolant, action._clip.tracks[j]);
           a.recordInts[R + R_KIND] = kind;
           a.recordInts[R + R_TIMES] = keyArrays.get(interpolant.parameterPositions)!;
           a.recordInts[R + R_KEYS] = interpolant.parameterPositions.length;
@@ -642,6 +672,7 @@ export class MixerBatch implements PoseSource {
           a.recordInts[R + R_BLOCK] = at;
           a.recordInts[R + R_CACHED] = interpolant._cachedIndex;
           a.recordInts[R + R_MIX] = mixKind(pm);
+          a.recordInts[R + R_STRIDE] = pm.valueSize;
           if (kind === KIND_CUBIC) {
             a.recordFloats[RECORD_FLOATS * record] = interpolant._weightPrev!;
             a.recordFloats[RECORD_FLOATS * record + 1] = interpolant._weightNext!;
@@ -734,7 +765,10 @@ function planMixer(method: string, name: string, mixer: BatchMixerInternals): Mi
       const where = `${name}'s clip ${JSON.stringify(clip.name)} track ${JSON.stringify(track?.name)}`;
       checkKeys(method, where, interpolant);
       if (pm === undefined) return;
-      const fits = interpolantKind(interpolant) >= 0 && interpolant.resultBuffer === pm.buffer && interpolant.valueSize === pm.valueSize;
+      const kind = interpolantKind(interpolant, track);
+      // three sizes a PropertyMixer by its track's getValueSize(): three values a key for a glTF cubic track
+      const keyValues = kind === KIND_GLTF_CUBIC || kind === KIND_GLTF_CUBIC_QUATERNION ? 3 : 1;
+      const fits = kind >= 0 && interpolant.resultBuffer === pm.buffer && keyValues * interpolant.valueSize === pm.valueSize;
       if (!fits) refused.add(pm);
     });
   }

@@ -14,7 +14,7 @@ import { screenshotVariance } from '../helpers/screenshot.js';
 import { startDemoSite, type DemoSite } from '../helpers/demo-site.js';
 import { startStaticServer } from '../helpers/static-server.js';
 
-const PAGES = ['index', 'springs', 'bench', 'skeleton', 'three'];
+const PAGES = ['index', 'springs', 'bench', 'skeleton', 'three', 'gpu'];
 // As in demo-site.node.test.ts: a region of one flat colour has variance 0; drawn pages measure
 // in the thousands (the 3D canvases: crowd ~1,000+, camera ~1,000+), 200 fails an empty canvas.
 const NON_BLANK_VARIANCE = 200;

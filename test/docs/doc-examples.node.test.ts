@@ -65,7 +65,7 @@ describe('@example of every public symbol', () => {
   });
 
   it('every @example is one ```ts block that imports from the package', () => {
-    const bad = examples.filter((e) => e.code === null || !/from 'spring-solver(\/\w+)?'/.test(e.code)).map((e) => e.symbol);
+    const bad = examples.filter((e) => e.code === null || !/from 'spring-solver(\/[\w-]+)?'/.test(e.code)).map((e) => e.symbol);
     expect(bad).toEqual([]);
   });
 
@@ -91,9 +91,11 @@ describe('@example of every public symbol', () => {
   // A complete example (one that declares nothing it does not define) runs as written, in one
   // Node process, one after another: a throw or a rejected promise is reported with the symbol.
   it('every complete @example runs in Node', async () => {
-    // spring-solver/webgpu's examples need a browser with WebGPU (createGpuSolver rejects in Node):
+    // spring-solver/webgpu's and three-webgpu's examples need a browser with WebGPU (createGpuSolver rejects in Node):
     // type-checked above; their calls run in Chromium in test/webgpu/*.webgpu.test.ts.
-    const complete = examples.filter((e) => e.code !== null && !/^declare /m.test(e.code) && !/from 'spring-solver\/webgpu'/.test(e.code));
+    const complete = examples.filter(
+      (e) => e.code !== null && !/^declare /m.test(e.code) && !/from 'spring-solver\/(three-)?webgpu'/.test(e.code),
+    );
     expect(complete.length).toBeGreaterThan(100);
     for (const e of complete) {
       const js = (await transform(e.code!, { loader: 'ts', format: 'esm' })).code;

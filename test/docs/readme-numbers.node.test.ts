@@ -117,7 +117,7 @@ describe('the numbers of the README and docs/benchmarks.md', () => {
   });
 
   it('the prose numbers of the benchmark are summary.json', () => {
-    const [mixer] = shown(/a group update adds ([\d.]+)× of what the plain `mixer.update` calls cost in the run of the tables above/);
+    const [mixer] = shown(/a group update adds (-?[\d.]+)× of what the plain `mixer.update` calls cost in the run of the tables above/);
     expectShows(mixer!, check('three-mixer', 'InertializedMixerGroup.update adds'));
 
     const [packed, plain, trs, translation] = shown(

@@ -111,7 +111,7 @@ export const INTERNAL = new Set([
   'perElement',
   'constantPointer',
   'marshal',
-  'rawKernels',
+  'exports',
   'isUsable',
   'preparedSpring',
   'preparedDamper',

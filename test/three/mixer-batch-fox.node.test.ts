@@ -4,7 +4,7 @@
  * quaternion tracks) cloned with SkeletonUtils.clone, one animated by three's mixers, one by the
  * batch, through the random script of ./mixer-batch-twins.ts (cross-fades between the clips, every
  * loop mode with repetitions, warps, jumps, an additive layer made from Run). A fourth clip's
- * track has an interpolant of its own (as GLTFLoader's cubic spline is): its property is left to
+ * track has an interpolant of its own (a custom class): its property is left to
  * three's own code, and still equals three's. Node only: reads the file.
  */
 import { describe, expect, it } from 'vitest';

@@ -53,7 +53,7 @@ describe('wasm builds', () => {
 describe('kernel constants', () => {
   it.each(['simd', 'wasm'] as const)('%s: the spring modes match SpringMode and simdEnabled() matches the build', async (backend) => {
     const solver = await createSolver({ backend });
-    const k = (solver as unknown as { rawKernels: Record<string, WebAssembly.Global & (() => number)> }).rawKernels;
+    const k = (solver as unknown as { exports: Record<string, WebAssembly.Global & (() => number)> }).exports;
     expect(k.MODE_FREQUENCY_HALFLIFE.value).toBe(SpringMode.FrequencyHalflife);
     expect(k.MODE_STIFFNESS_DAMPING.value).toBe(SpringMode.StiffnessDamping);
     expect(k.MODE_RATIO_HALFLIFE.value).toBe(SpringMode.RatioHalflife);

@@ -17,7 +17,7 @@ const N = 200_000; // a multiple of 4
 
 async function simdProbe() {
   const solver = await createSolver({ backend: 'simd' });
-  const kernels = (solver as unknown as { rawKernels: Probe }).rawKernels;
+  const kernels = (solver as unknown as { exports: Probe }).exports;
   return { solver, kernels, f32: (n: number) => solver.alloc(n) };
 }
 

@@ -10,7 +10,7 @@ interface Probe {
 
 async function simdProbe() {
   const solver = await createSolver({ backend: 'simd' });
-  const kernels = (solver as unknown as { rawKernels: Probe }).rawKernels;
+  const kernels = (solver as unknown as { exports: Probe }).exports;
   /** A float64 array in the solver's memory (alloc gives 16-byte aligned float32 blocks). */
   const f64 = (n: number) => {
     const block = solver.alloc(2 * n);

@@ -322,6 +322,19 @@ describe('the worker', () => {
   });
 });
 
+describe('the control block', () => {
+  it('has room for the arguments of the widest kernel export', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { MAX_ARGS } = await import('../../dist/backends/wasm/threads/layout.js');
+    const declarations = await readFile(new URL('../../src/core/kernels.generated.ts', import.meta.url), 'utf8');
+    const arities = [...declarations.matchAll(/export function (\w+)\(([^)]*)\)/g)].map(([, , list]) =>
+      list!.trim() === '' ? 0 : list!.split(',').length,
+    );
+    expect(arities.length).toBeGreaterThan(50);
+    expect(Math.max(...arities)).toBeLessThanOrEqual(MAX_ARGS);
+  });
+});
+
 describe('the threaded build', () => {
   it("is the SIMD build's bytes with the memory import made shared: asc's --target simd-threads, byte for byte", async () => {
     const { readFile } = await import('node:fs/promises');

@@ -11,10 +11,10 @@ import { contractAdvances } from './threads/split.js';
 
 /** What these functions need of a WasmSolver. */
 interface Host {
-  readonly rawKernels: KernelExports;
+  readonly exports: KernelExports;
   splits(name: string, n: number): boolean;
-  rawKernel(name: string): ((...args: number[]) => unknown) | undefined;
-  callKernel(name: string, fn: (...args: number[]) => unknown, args: number[], n: number, advances: readonly number[]): void;
+  unsplitKernel(name: string): ((...args: number[]) => unknown) | undefined;
+  callKernel(name: string, args: number[], n: number, advances: readonly number[]): void;
   owns(array: Float32Array): boolean;
   alloc(length: number): Float32Array;
   free(array: Float32Array): void;
@@ -57,19 +57,19 @@ export function keptSpring(
   const pq = q ? q.byteOffset : 0;
   const n = x.length;
   if (typeof a === 'number' && typeof b === 'number') {
-    return { run: (dt) => host.rawKernels.springUniform(px, pv, pg, pq, n, mode, a, b, dt), dispose() {} };
+    return { run: (dt) => host.exports.springUniform(px, pv, pg, pq, n, mode, a, b, dt), dispose() {} };
   }
   const held: Float32Array[] = [];
   const [pa, sa] = pointerOf(host, a, held);
   const [pb, sb] = pointerOf(host, b, held);
-  const coefficients = host.alloc(host.rawKernels.keptCoefficientBytes(n) / 4);
+  const coefficients = host.alloc(host.exports.keptCoefficientBytes(n) / 4);
   held.push(coefficients);
   const pc = coefficients.byteOffset;
   let keptDt = NaN;
   let lastDt = NaN;
   return {
     run(dt) {
-      const k = host.rawKernels;
+      const k = host.exports;
       if (dt === keptDt) k.springApplyKept(px, pv, pg, pq, n, mode, pa, sa, pb, sb, dt, pc);
       else if (dt === lastDt) {
         // kept only when no block needed float64 coefficients (then nothing is kept: every step computes)
@@ -123,7 +123,7 @@ export function replayKernel(
 ): PreparedRun | null {
   if (operands.some((o) => o.array !== null && !host.owns(o.array))) return null;
   if (params.some((p) => typeof p !== 'number' && !host.owns(p))) return null;
-  const fn = host.rawKernel(kernel.wasm);
+  const fn = host.unsplitKernel(kernel.wasm);
   if (fn === undefined) throw new Error(`internal: the wasm build has no kernel ${kernel.wasm}`);
   const held: Float32Array[] = [];
   const args = kernelArguments(operands, n, params, scalars, (value) => cellOf(host, value, held));
@@ -145,7 +145,7 @@ export function replayKernel(
   return {
     run(dt) {
       if (hasDt) args[dtSlot] = dt;
-      host.callKernel(kernel.wasm, fn, args, n, advances);
+      host.callKernel(kernel.wasm, args, n, advances);
     },
     dispose,
   };

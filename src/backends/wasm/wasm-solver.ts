@@ -15,10 +15,11 @@ import { describe, firstInvalidJs, type ParamRule } from '../../core/validate.js
 import type { Param, SpringMode } from '../../core/types.js';
 import { Allocator } from './allocator.js';
 import type { KernelExports } from '../../core/kernel-exports.js';
+import { argumentsOf, type ArgumentList, type BoundKernel, type KernelCall } from './kernel-binding.js';
 import type { PreparedRun } from '../../base/prepare.js';
 import { kernelArguments, keptSpring, replayKernel } from './prepared.js';
 import type { Threading } from './threads/threaded.js';
-import { contractAdvances } from './threads/split.js';
+import { contractAdvances, N_ARGUMENT } from './threads/split.js';
 
 const PAGE = 65536;
 const STATIC_BYTES = PAGE;
@@ -55,8 +56,9 @@ export class WasmSolver extends SolverBase {
   private readonly heap: Float32Array;
   /** memory.buffer, looked up once (the memory never grows, so it never changes). @internal */
   readonly memoryBuffer: ArrayBuffer;
+  /** The exports as `exports` gives them: on a threaded solver the core springs split themselves (Threading.wrap). */
   private kernels: KernelExports;
-  /** The exports unwrapped (runKernel splits through `threading` itself). */
+  /** The exports unwrapped: what a split call runs per chunk (runKernel, callKernel and bind split through `threading` themselves). */
   private raw: KernelExports;
   /** alloc(0) views, which occupy no block. */
   private readonly empty = new WeakSet<Float32Array>();
@@ -80,9 +82,14 @@ export class WasmSolver extends SolverBase {
     this.allocator = new Allocator(ARENA, memory.buffer.byteLength);
   }
 
-  /** The raw kernels, for the benchmark's data-movement floor and the math accuracy tests. */
-  get rawKernels(): KernelExports {
-    this.checkLive('rawKernels');
+  /**
+   * The exports, called directly: by the quick path of the core springs and dampers (which split
+   * themselves on a threaded solver), by one-off scans, the benchmark's data-movement floor and the
+   * math accuracy tests. A call to split goes through {@link WasmSolver.bind} or callKernel, which
+   * take the export by name and split the unwrapped one. @internal
+   */
+  get exports(): KernelExports {
+    this.checkLive('exports');
     return this.kernels;
   }
 
@@ -157,29 +164,48 @@ export class WasmSolver extends SolverBase {
   }
 
   /**
-   * Calls kernel export `name` (`fn`, unwrapped) with `args`, laid out as `advances` says
+   * Calls kernel export `name` (unwrapped) with `args`, laid out as `advances` says
    * (threads/split.ts): split over the threads when the solver has them and the call is large
    * enough, in chunks of at least `minChunk` elements (split.ts's MIN_CHUNK unless given), whole
    * blocks of `align` (split.ts's ALIGN unless given). @internal
    */
-  callKernel(
-    name: string,
-    fn: (...args: number[]) => unknown,
-    args: number[],
-    n: number,
-    advances: readonly number[],
-    minChunk?: number,
-    align?: number,
-  ): void {
+  callKernel(name: string, args: number[], n: number, advances: readonly number[], minChunk?: number, align?: number): void {
+    const fn = this.unsplitKernel(name);
+    if (fn === undefined) throw new Error(`internal: the wasm build has no kernel ${name}`);
     if (this.threading?.splits(name, n)) this.threading.split(name, fn as (...args: number[]) => number, args, advances, minChunk, align);
     else fn.apply(null, args);
   }
 
-  /** A kernel export by name, unwrapped (the prepared calls split through callKernel). @internal */
-  rawKernel(name: string): ((...args: number[]) => unknown) | undefined {
-    this.checkLive('rawKernel');
+  /** A kernel export by name, unwrapped: what one chunk of a split call runs. @internal */
+  unsplitKernel(name: string): ((...args: number[]) => unknown) | undefined {
+    this.checkLive('unsplitKernel');
     const fn = (this.raw as unknown as Record<string, unknown>)[name];
     return typeof fn === 'function' ? (fn as (...args: number[]) => unknown) : undefined;
+  }
+
+  /**
+   * Export `name` bound to its named arguments (kernel-binding.ts): `run(n)` sets its element
+   * count (the argument whose advance is N_ARGUMENT) and calls it, on one thread directly, on a threaded solver split by callKernel's rule in chunks of
+   * at least `split.minChunk` elements, whole blocks of `split.align`. @internal
+   */
+  bind<K extends BoundKernel>(name: K, list: ArgumentList<K>, split: { minChunk?: number; align?: number } = {}): KernelCall<K> {
+    this.checkLive('bind');
+    const { args, advances, index } = argumentsOf(name, list);
+    const fn = this.unsplitKernel(name)!;
+    const { minChunk, align } = split;
+    const count = advances.indexOf(N_ARGUMENT);
+    if (count < 0) throw new Error(`internal: ${name}'s arguments have no element count (advance N_ARGUMENT)`);
+    const run =
+      this.threading === null
+        ? (n: number) => {
+            args[count] = n;
+            fn.apply(null, args);
+          }
+        : (n: number) => {
+            args[count] = n;
+            this.callKernel(name, args, n, advances, minChunk, align);
+          };
+    return { args, advances, index, run };
   }
 
   /** True for an array in this solver's memory. @internal */

@@ -501,6 +501,25 @@ export class GpuSolver {
     });
   }
 
+  /**
+   * Floats 0…11 of `count` instance matrices (16 floats each, column-major, from float 0 of
+   * `matrices`) from the quaternions `q` (4 floats each) and scales `s` (3 each): the
+   * rotation·scale columns of three's Matrix4.compose (the reference's composeInstanceMatrices);
+   * the translations are left as they are. Checks nothing: its caller (GpuInstancedSprings,
+   * spring-solver/three-webgpu) checked the arrays once. @internal
+   */
+  composeInstanceMatrices(matrices: GpuArray, q: GpuArray, s: GpuArray, count: number): void {
+    this.run({
+      body: 'compose',
+      coefficients: 'none',
+      n: count,
+      operands: [matrices, q, s, null, null, null],
+      uniformParams: [0, 0],
+      coef: [0, 0, 0, 0, 0, 0],
+      dt: 0,
+    });
+  }
+
   private spring(
     method: string,
     mode: SpringMode,
@@ -538,6 +557,11 @@ export class GpuSolver {
       coef,
       dt,
     });
+  }
+
+  /** True once dispose() has run. @internal */
+  isDisposed(): boolean {
+    return this.disposed;
   }
 
   /** @internal */
@@ -619,7 +643,7 @@ export class GpuSolver {
     // One binding per distinct buffer (see shader-source.ts)
     const buffers: GpuBuffer[] = [];
     const slots: SlotSource[] = call.operands.map((operand, slot) => {
-      if (operand === null) return slot >= 4 && call.coefficients !== 'uniform' && call.body !== 'copy' ? 'uniform' : 'absent';
+      if (operand === null) return slot >= 4 && call.coefficients !== 'uniform' && call.coefficients !== 'none' ? 'uniform' : 'absent';
       let k = buffers.indexOf(operand.buffer);
       if (k < 0) k = buffers.push(operand.buffer) - 1;
       return { buffer: k };

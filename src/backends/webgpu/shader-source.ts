@@ -5,7 +5,7 @@
  * kernel's body. One binding per buffer, not per operand, because WebGPU rejects two writable
  * bindings of overlapping ranges of one buffer, which an interleaved instance buffer needs.
  */
-import { coefficients, copy, damper, maths, quat, spring } from './wgsl.generated.js';
+import { coefficients, compose, copy, damper, maths, quat, spring } from './wgsl.generated.js';
 
 /** Threads per workgroup (docs/DECISIONS.md, "WebGPU: workgroup size"). */
 export const WORKGROUP_SIZE = 64;
@@ -16,7 +16,8 @@ export const SLOTS = 6;
 /** Where an operand slot reads from: binding k's buffer, nothing (0), or a uniform parameter. */
 export type SlotSource = { buffer: number } | 'absent' | 'uniform';
 
-export type KernelBody = 'spring' | 'damper' | 'copy' | 'quat';
+/** The kernels: the springs, the damper, the quaternion spring, the strided copy of write()/read(), and the instance matrices' rotation·scale columns. */
+export type KernelBody = 'spring' | 'damper' | 'copy' | 'quat' | 'compose';
 
 /** Where a spring's coefficients (or the damper's factor) come from. */
 export type CoefficientSource = 'uniform' | 'critical' | 'frequencyHalflife' | 'none';
@@ -32,7 +33,7 @@ export interface ShaderShape {
 /** The bytes of the uniform block `Call` (see the header below). */
 export const CALL_BYTES = 176;
 
-const BODIES: Record<KernelBody, string> = { spring, damper, copy, quat };
+const BODIES: Record<KernelBody, string> = { spring, damper, copy, quat, compose };
 
 function slotFunctions(slot: number, source: SlotSource): string {
   const parameter = slot - 4; // 0 or 1 for the parameter slots

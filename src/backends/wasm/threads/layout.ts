@@ -31,7 +31,10 @@ export const RESULT = 33;
 export const ACTIVE = 64;
 export const LOCKED = -(2 ** 30);
 export const CONTROL_INTS = 80;
-/** Arguments a kernel may take (the widest takes 21): the arguments at 0, their advances at MAX_ARGS. */
+/**
+ * Arguments a kernel may take (every export fits: test/wasm/threads.node.test.ts counts them): the
+ * arguments at 0, their advances at MAX_ARGS.
+ */
 export const MAX_ARGS = 32;
 /** Workers a pool may start. */
 export const MAX_WORKERS = 64;
