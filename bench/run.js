@@ -27,11 +27,12 @@ import threeMixer from './suites/three.js';
 import vrm from './suites/vrm.js';
 import skeleton from './suites/skeleton.js';
 import mixer from './suites/mixer.js';
+import crowd from './suites/crowd.js';
 import threads from './suites/threads.js';
 import { noiseLine, quickTable } from './quick-table.js';
 
 const started = performance.now();
-const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer, vrm, skeleton, mixer, threads];
+const SUITES = [core, composite, quat, dynamics, callers, three, threeMixer, vrm, skeleton, mixer, crowd, threads];
 
 // ---------------------------------------------------------------------------------------------
 // Options

@@ -33,6 +33,7 @@ import {
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { MixerBatch } from './mixer-batch.js';
+import { POSE_SOURCE, sameSolver, type PoseReader, type PoseRequest, type PoseSource } from './pose-source.js';
 import {
   internals,
   noopSetter,
@@ -126,7 +127,7 @@ const KIND_SIZE = { position: 3, quaternion: 4, scale: 3 } as const;
  * ```
  * @group Inertialization
  */
-export class InertializedMixerGroup {
+export class InertializedMixerGroup implements PoseSource {
   readonly mixers: readonly AnimationMixer[];
   /** Objects per character (the largest count over the mixers; the others are padded). */
   readonly bones: number;
@@ -190,6 +191,7 @@ export class InertializedMixerGroup {
     this.solver = checkSolver(method, solver);
     if (mixers instanceof MixerBatch) {
       mixers.checkLive(`${method}: mixers (a MixerBatch)`);
+      mixers.checkUnread(method);
       if (!mixers.belongsTo(solver))
         throw new RangeError(`${method}: mixers is a MixerBatch of another solver; build it on the solver given to ${method}`);
       this.batch = mixers;
@@ -271,11 +273,6 @@ export class InertializedMixerGroup {
     );
   }
 
-  /** Whether the group's memory is `solver`'s (a SkeletonBatch reading it must be on the same solver). @internal */
-  belongsTo(solver: Solver): boolean {
-    return this.solver === solver;
-  }
-
   /**
    * False while a SkeletonBatch reads the output from solver memory: update() and transition()
    * then leave the objects alone.
@@ -284,15 +281,34 @@ export class InertializedMixerGroup {
   objectWrites = true;
 
   /**
-   * For SkeletonBatch: the output pose in solver memory (object j of mixer m at element
-   * m·bones + j), the output scales (null when no mixer animates a scale), and each mixer's
-   * animated objects in that order.
+   * A SkeletonBatch's reader of the output pose in solver memory (object j of mixer m at element
+   * m·bones + j; mixer m animates mesh m): while it is open, the group writes no object.
    * @internal
    */
-  get outputPose(): { positions: Float32Array; rotations: Float32Array; scales: Float32Array | null; objects: Object3D[][] } {
-    this.checkUsable(`${this.names.cls}.outputPose`);
-    const { positions, rotations } = this.output;
-    return { positions, rotations, scales: this.scales?.output ?? null, objects: this.slots.map((s) => s.map((slot) => slot.object)) };
+  [POSE_SOURCE](request: PoseRequest): PoseReader {
+    const { method, name } = request;
+    this.checkUsable(`${method}: ${name}`);
+    sameSolver(request, this.solver, 'InertializedMixerGroup');
+    checkFree(method, name, this);
+    const objects = this.slots.map((s) => s.map((slot) => slot.object));
+    const slots = readerSlots(request, objects);
+    this.objectWrites = false;
+    hold([this], 'read by a SkeletonBatch');
+    let open = true;
+    return {
+      positions: this.output.positions,
+      rotations: this.output.rotations,
+      scales: this.scales?.output ?? null,
+      stride: this.bones,
+      slots,
+      read: (method) => this.checkUsable(`${method}: ${name}`),
+      close: () => {
+        if (!open) return;
+        open = false;
+        release([this]);
+        if (!this.solver.isDisposed()) this.objectWrites = true;
+      },
+    };
   }
 
   /** Allocates a solver array owned by this group (freed by dispose). @internal */
@@ -863,4 +879,39 @@ function velocities(
 
 function setVector(target: Vector3, a: Float32Array, o: number): void {
   target.set(a[o]!, a[o + 1]!, a[o + 2]!);
+}
+
+/**
+ * Where a SkeletonBatch finds bone k of each mesh in a source that animates, per mixer m (mesh m),
+ * `objects[m]` at elements m·stride + j: the same j for every mesh, or −1 for a bone no mixer
+ * animates; a RangeError naming the mixer when the mixers and the meshes do not match.
+ */
+function readerSlots(request: PoseRequest, objects: readonly (readonly Object3D[])[]): number[] {
+  const { method, name, bones } = request;
+  if (objects.length !== bones.length)
+    throw new RangeError(`${method}: ${name} has ${objects.length} mixers for ${bones.length} meshes; mixer m must animate mesh m`);
+  // each mixer animates bones of its own mesh (or none), else the mixers are in another order than the meshes
+  const owner = new Map<Object3D, number>();
+  bones.forEach((list, m) => {
+    for (const bone of list) owner.set(bone, m);
+  });
+  objects.forEach((list, m) => {
+    const other = list.map((o) => owner.get(o)).find((k) => k !== undefined && k !== m);
+    if (other !== undefined)
+      throw new RangeError(
+        `${method}: ${name}'s mixers[${m}] animates meshes[${other}]'s bones, not meshes[${m}]'s; mixer m must animate mesh m ` +
+          '(give the group its mixers in the order of the meshes)',
+      );
+  });
+  return bones[0]!.map((_, k) => {
+    const slot = objects[0]!.indexOf(bones[0]![k]!);
+    bones.forEach((list, m) => {
+      if (objects[m]!.indexOf(list[k]!) !== slot)
+        throw new RangeError(
+          `${method}: ${name}'s mixers[${m}] animates ${request.boneName(m, list[k]!)} at another place than mixers[0] does ` +
+            "meshes[0]'s; the mixers must animate the same bones in the same order (clips of one skeleton)",
+        );
+    });
+    return slot;
+  });
 }

@@ -76,6 +76,8 @@ import {
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { setQuaternionAndEuler } from './object-writes.js';
 import { checkArgumentCount, checkFree, checkSolver, hold, release } from './checks.js';
+import { POSE_SOURCE, sameSolver, type PoseReader, type PoseRequest, type PoseSource } from './pose-source.js';
+import { MixerPose, boneTarget, type PoseState } from './mixer-pose.js';
 import {
   batchInternals,
   controlAction,
@@ -109,6 +111,8 @@ interface MixerEntry {
    */
   /** 1 where the PropertyMixer is in use (three's useCount > 0: applied), kept by the wrapped activation methods. */
   active: Uint8Array;
+  /** 1 where a SkeletonBatch reads the value from solver memory: the batch does not write it. */
+  skip: Uint8Array;
   /** The value size of each. */
   sizes: Int32Array;
   /** Index in `kernel` of each kernel-taken PropertyMixer. */
@@ -198,7 +202,7 @@ function blockLength(valueSize: number): number {
  * ```
  * @group Animation
  */
-export class MixerBatch {
+export class MixerBatch implements PoseSource {
   /** The mixers, in order. */
   readonly mixers: readonly AnimationMixer[];
   private readonly solver: SolverBase;
@@ -216,6 +220,8 @@ export class MixerBatch {
   writeObjects = true;
   /** The InertializedMixerGroup that reads this batch's buffers (bufferOf), or null. */
   private reader: object | null = null;
+  /** The bones a SkeletonBatch reads from this batch's buffers (their position, quaternion and scale not written), or null. */
+  private claimed: ReadonlySet<Object3D> | null = null;
   private layoutVersion = 0;
   private disposed = false;
 
@@ -332,6 +338,8 @@ export class MixerBatch {
     if (this.disposed) return;
     if (this.reader !== null)
       throw new TypeError('MixerBatch.dispose: an InertializedMixerGroup reads this MixerBatch; dispose the group first');
+    if (this.claimed !== null)
+      throw new TypeError('MixerBatch.dispose: a SkeletonBatch reads this MixerBatch; dispose the SkeletonBatch first');
     this.disposed = true;
     if (!this.solver.isDisposed()) this.writeBack();
     for (const e of this.entries) e.unwrap();
@@ -416,7 +424,7 @@ export class MixerBatch {
       const active = e.active;
       const sizes = e.sizes;
       for (let k = 0; k < kernel.length; k++) {
-        if (changed[e.firstApply + k] === 0 || active[k] === 0) continue;
+        if (changed[e.firstApply + k] === 0 || active[k] === 0 || e.skip[k] === 1) continue;
         const size = sizes[k]!;
         const at = e.blocks[k]! + 2 + accuIndex * size + size;
         const write = e.writes[k]!;
@@ -468,11 +476,50 @@ export class MixerBatch {
       if (!this.disposed && !this.solver.isDisposed()) this.layout(method, true);
       return;
     }
+    this.checkUnread(method);
+    this.reader = reader;
+    this.layout(method, true);
+  }
+
+  /**
+   * A SkeletonBatch's reader of the bones' pose in this batch's buffers (./mixer-pose.ts): while it
+   * is open, the batch does not write the position, quaternion and scale of the meshes' bones.
+   * @internal
+   */
+  [POSE_SOURCE](request: PoseRequest): PoseReader {
+    const { method, name } = request;
+    this.checkUsable(`${method}: ${name}`);
+    sameSolver(request, this.solver, 'MixerBatch');
+    if (this.reader !== null)
+      throw new RangeError(
+        `${method}: ${name} is a MixerBatch read by an InertializedMixerGroup; give the SkeletonBatch the group as its source`,
+      );
+    if (this.claimed !== null) throw new RangeError(`${method}: ${name} is already read by a SkeletonBatch; dispose it first`);
+    if (this.mixers.length !== request.bones.length)
+      throw new RangeError(
+        `${method}: ${name} has ${this.mixers.length} mixers for ${request.bones.length} meshes; mixer m must animate mesh m`,
+      );
+    this.claimed = new Set(request.bones.flat());
+    const state = (): PoseState => ({ version: this.layoutVersion, blocks: this.arrays!.blocks, entries: this.entries });
+    const release = (): void => {
+      this.claimed = null;
+      for (const e of this.entries) e.skip.fill(0);
+    };
+    try {
+      this.layout(method, true);
+      return new MixerPose(request, state, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** A TypeError or RangeError naming `method` unless the batch is live and read by nobody (before a group takes anything). @internal */
+  checkUnread(method: string): void {
     this.checkUsable(method);
     if (this.reader !== null)
       throw new RangeError(`${method}: the MixerBatch is already read by an InertializedMixerGroup; dispose it first`);
-    this.reader = reader;
-    this.layout(method, true);
+    if (this.claimed !== null) throw new RangeError(`${method}: the MixerBatch is read by a SkeletonBatch; dispose it first`);
   }
 
   /** Whether the batch's memory is `solver`'s. @internal */
@@ -643,6 +690,10 @@ export class MixerBatch {
         kernel,
         blocks,
         active: Uint8Array.from(kernel, (pm) => (pm.useCount > 0 ? 1 : 0)),
+        skip: Uint8Array.from(kernel, (pm) => {
+          const target = this.claimed === null ? null : boneTarget(pm);
+          return target !== null && this.claimed!.has(target.object) ? 1 : 0;
+        }),
         sizes: Int32Array.from(kernel, (pm) => pm.valueSize),
         index: new Map(kernel.map((pm, k) => [pm, k])),
         writes,

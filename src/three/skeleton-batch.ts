@@ -4,23 +4,31 @@
  * and the renderer's `skeleton.update()` (boneMatrices = matrixWorld · boneInverses) do bone by
  * bone, in one kernel call (assembly/kernels/skeleton.ts; reference src/reference/skeleton.ts).
  *
+ * The bones' local transforms come from a pose source (./pose-source.ts): the bones' objects, a
+ * MixerBatch's buffers or an InertializedMixerGroup's output, both in solver memory.
+ *
  * While attached, each skeleton's `boneMatrices` (and its bone texture's data) is a view into
- * solver memory that update() writes in place; the bones' own matrix updates are switched off
- * (each bone's `updateMatrixWorld` and `updateWorldMatrix` replaced by own ones that leave its
- * matrices, as three's do with matrixAutoUpdate and matrixWorldAutoUpdate false, and still visit its
- * children) and `skeleton.update` does nothing more than three's upload flag. No flag of the bones
- * changes, so a clone (SkeletonUtils.clone, which copies flags but not own functions) is a plain
- * three character. dispose() gives all of it back.
+ * solver memory that update() writes in place, and `skeleton.update` does nothing more than three's
+ * upload flag. The bones are off three's traversal: each root bone's `updateMatrixWorld` (what the
+ * renderer's `scene.updateMatrixWorld()` calls) visits no bone, only the objects attached under the
+ * bones (a sword in a hand), after computing the world matrices of the bones they hang from as
+ * three would (Matrix4.compose of the source's transform, then multiplyMatrices with the parent's
+ * matrixWorld, in float64); every bone's `updateWorldMatrix` (getWorldPosition and the like) and a
+ * direct `updateMatrixWorld` call compute that bone the same way. No flag of the bones changes, so
+ * a clone (SkeletonUtils.clone, which copies flags but not own functions) is a plain three
+ * character. dispose() gives all of it back.
  */
-import type { Bone, Object3D, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 'three';
+import { Quaternion, Vector3, type Bone, type Object3D, type Skeleton, type SkinnedMesh } from 'three';
 import type { Solver, SolverBase } from '../api/solver.js';
-import { firstNonFinite, float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
+import { float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
 import { checkArgumentCount, checkFree, checkOptions, checkSolver, hold, objectName, release } from './checks.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import type { SkeletonArrays } from '../reference/skeleton.js';
 import { RootChains } from './root-chains.js';
-import { InertializedMixerGroup } from './inertialized-mixer.js';
+import type { InertializedMixerGroup } from './inertialized-mixer.js';
+import type { MixerBatch } from './mixer-batch.js';
+import { POSE_SOURCE, objectsPose, poseSourceOf, type PoseReader, type PoseRequest } from './pose-source.js';
 
 /**
  * Where a {@link SkeletonBatch} reads the bones from, and whether it writes their matrixWorld.
@@ -29,13 +37,14 @@ import { InertializedMixerGroup } from './inertialized-mixer.js';
 export interface SkeletonBatchOptions {
   /**
    * Where the bones' local transforms come from each update: `'objects'` (default) reads every
-   * bone's position, quaternion and scale, as the mixers left them; an
+   * bone's position, quaternion and scale, as the mixers left them; a {@link MixerBatch} or an
    * {@link InertializedMixerGroup} (its mixer m animating mesh m) is read in solver memory
-   * directly, and the group stops writing the bones: mixer → inertialization → skinning matrices
-   * never goes through per-bone objects. Bones the group does not animate keep the transform they
-   * had at construction (or at `refresh()`).
+   * directly, and it stops writing the bones' position, quaternion and scale (until this
+   * SkeletonBatch is disposed): mixer → (inertialization →) skinning matrices never goes through
+   * per-bone objects. Bones the source does not animate keep the transform they had at
+   * construction (or at `refresh()`).
    */
-  source?: 'objects' | InertializedMixerGroup;
+  source?: 'objects' | MixerBatch | InertializedMixerGroup;
   /**
    * true: update() also writes every bone's `matrixWorld` (for objects attached to bones, or
    * code that reads bone positions). Default false: the bones' matrixWorld is left as it was.
@@ -85,10 +94,8 @@ export class SkeletonBatch {
   private readonly owned: OwnedArrays;
   /** Per mesh, the bones in processing order (parents first). */
   private readonly ordered: Bone[][];
-  private readonly group: InertializedMixerGroup | null;
-  /** Every bone's position, quaternion and scale, read each update into `gathered` (objects source only). */
-  private readonly transforms: { positions: Vector3[]; quaternions: Quaternion[]; scales: Vector3[] };
-  private readonly gathered: { positions: Float64Array; rotations: Float64Array; scales: Float64Array } | null = null;
+  /** The source's reader: the arrays the kernel reads, brought up to date at each update. */
+  private readonly reader: PoseReader | null = null;
   /** The matrices the root bones hang from. */
   private readonly chains: RootChains;
   /** The kernel's arrays (their root-chain fields rewritten by chains.read). */
@@ -98,8 +105,12 @@ export class SkeletonBatch {
   private readonly attached: Attached[] = [];
   /** The transforms of the bones the source does not give (meshes[0]'s, at construction or refresh). */
   private readonly rest: Rest;
-  /** With a group source: its slot of each bone (−1: not animated), and whether it animates no scale. */
-  private readonly fixed: { slots: number[]; restScales: boolean } | null = null;
+  /** With a source that does not give every bone: its slot of each bone (−1: not animated), and whether it gives no scale. */
+  private readonly fixed: { slots: readonly number[]; restScales: boolean } | null = null;
+  /** Each bone's place: m · bones + its processing index k. */
+  private readonly where = new Map<Object3D, number>();
+  /** Per mesh, its bones as three's traversal meets them and the objects attached under them. */
+  private readonly rigs: Rig[] = [];
   private disposed = false;
 
   /**
@@ -109,12 +120,14 @@ export class SkeletonBatch {
    * ```ts
    * import type { AnimationMixer, SkinnedMesh } from 'three';
    * import { createSolver } from 'spring-solver';
-   * import { InertializedMixerGroup, SkeletonBatch } from 'spring-solver/three';
+   * import { InertializedMixerGroup, MixerBatch, SkeletonBatch } from 'spring-solver/three';
    * declare const meshes: SkinnedMesh[];
    * declare const mixers: AnimationMixer[]; // mixer m animates mesh m
    * const solver = await createSolver();
-   * const group = new InertializedMixerGroup(solver, mixers, { halflife: 0.1 }); // halflife in s
-   * // the bones straight from the group's output in solver memory, and each bone's matrixWorld too
+   * const sampler = new MixerBatch(solver, mixers); // every mixer.update(dt) in one kernel call
+   * const group = new InertializedMixerGroup(solver, sampler, { halflife: 0.1 }); // halflife in s
+   * // the bones straight from the group's output in solver memory (or { source: sampler }: the batch's buffers),
+   * // and each bone's matrixWorld too
    * const batch = new SkeletonBatch(solver, meshes, { source: group, boneWorldMatrices: true });
    * ```
    */
@@ -126,16 +139,11 @@ export class SkeletonBatch {
     if (!Array.isArray(meshes) || meshes.length === 0)
       throw new TypeError(`${method}: meshes must be a non-empty array of SkinnedMeshes, got ${describe(meshes)}`);
     const { source = 'objects', boneWorldMatrices: boneWorld = false } = checkOptions(method, options, ['source', 'boneWorldMatrices']);
-    if (source !== 'objects' && !(source instanceof InertializedMixerGroup))
-      throw new TypeError(`${method}: options.source must be 'objects' or an InertializedMixerGroup, got ${describe(source)}`);
-    if (source instanceof InertializedMixerGroup) {
-      source.checkUsable(`${method}: options.source`);
-      if (!source.belongsTo(solver))
-        throw new RangeError(
-          `${method}: options.source is an InertializedMixerGroup of another solver; build it on the solver given to SkeletonBatch`,
-        );
-      checkFree(method, 'options.source', source);
-    }
+    const poseSource = source === 'objects' ? null : poseSourceOf(source);
+    if (source !== 'objects' && poseSource === null)
+      throw new TypeError(
+        `${method}: options.source must be 'objects', a MixerBatch or an InertializedMixerGroup, got ${describe(source)}`,
+      );
     if (typeof boneWorld !== 'boolean')
       throw new TypeError(`${method}: options.boneWorldMatrices must be a boolean, got ${describe(boneWorld)}`);
     checkMeshes(method, meshes);
@@ -144,9 +152,7 @@ export class SkeletonBatch {
     this.bones = layout.order.length;
     this.solver = base;
     this.ordered = meshes.map((mesh) => layout.order.map((i) => mesh.skeleton.bones[i]!));
-    const all = this.ordered.flat();
-    this.transforms = { positions: all.map((b) => b.position), quaternions: all.map((b) => b.quaternion), scales: all.map((b) => b.scale) };
-    this.group = source instanceof InertializedMixerGroup ? source : null;
+    this.ordered.forEach((list, m) => list.forEach((bone, k) => this.where.set(bone, m * this.bones + k)));
     const count = meshes.length;
     const bones = this.bones;
     const side = textureSide(bones);
@@ -154,30 +160,27 @@ export class SkeletonBatch {
     this.owned = new OwnedArrays(base);
     const alloc = (length: number): Float32Array => this.owned.alloc(length);
     try {
-      const ints = (values: number[]): Int32Array => {
+      const ints = (values: readonly number[]): Int32Array => {
         const view = int32View(alloc(values.length));
         view.set(values);
         return view;
       };
       const rest = restTransforms(this.ordered[0]!, alloc);
       this.rest = rest;
-      let positions: Float32Array | Float64Array, rotations: Float32Array | Float64Array, scales: Float32Array | Float64Array | null;
-      let stride: number, slots: number[];
-      if (this.group) {
-        ({ positions, rotations, scales, stride, slots } = groupSource(method, this.group, meshes, this.ordered));
+      const request: PoseRequest = {
+        method,
+        name: 'options.source',
+        solver: base,
+        meshes: this.meshes,
+        bones: this.ordered,
+        alloc,
+        boneName: (m, bone) => boneName(this.meshes, m, bone),
+      };
+      this.reader = poseSource === null ? objectsPose(request) : poseSource[POSE_SOURCE](request);
+      const { positions, rotations, scales, stride, slots } = this.reader;
+      if (scales === null || slots.some((slot) => slot < 0)) {
         checkRest(method, this.meshes, this.ordered, slots, scales === null);
         this.fixed = { slots, restScales: scales === null };
-      } else {
-        const n = count * bones;
-        // float64, as three's bones hold them: a float32 copy would round each offset of the chain
-        this.gathered = {
-          positions: float64Array(alloc, 3 * n),
-          rotations: float64Array(alloc, 4 * n),
-          scales: float64Array(alloc, 3 * n),
-        };
-        ({ positions, rotations, scales } = this.gathered);
-        stride = bones;
-        slots = layout.order.map((_, k) => k);
       }
       this.chains = new RootChains(this.solver, this.owned, layout.rootParents, (m, object) =>
         objectName(`meshes[${m}]`, this.meshes[m]!, object),
@@ -204,9 +207,10 @@ export class SkeletonBatch {
         skinStride,
       };
       this.run = forwardKinematicsCall(solver, this.arrays, bones, alloc);
-      meshes.forEach((mesh, m) => this.attach(mesh, skin.subarray(m * skinStride, (m + 1) * skinStride), side));
+      meshes.forEach((mesh, m) => this.attach(mesh, m, skin.subarray(m * skinStride, (m + 1) * skinStride), side));
     } catch (error) {
       this.detach();
+      this.reader?.close();
       this.owned.release();
       throw error;
     }
@@ -215,10 +219,6 @@ export class SkeletonBatch {
       'attached to a SkeletonBatch',
     );
     hold(this.ordered.flat(), 'attached to a SkeletonBatch');
-    if (this.group) {
-      this.group.objectWrites = false;
-      hold([this.group], 'read by a SkeletonBatch');
-    }
   }
 
   /**
@@ -242,8 +242,7 @@ export class SkeletonBatch {
     // biome-ignore lint/complexity/noArguments: refuses a dt (update reads the bones as they stand; it takes no time step)
     checkArgumentCount(method, arguments.length, []);
     this.checkUsable(method);
-    this.group?.checkUsable(`${method}: options.source`);
-    if (this.gathered) this.gather(method, this.gathered);
+    this.reader!.read(method);
     this.chains.read(method, this.arrays);
     this.run(this.meshes.length);
     for (const { skeleton } of this.attached) if (skeleton.boneTexture) skeleton.boneTexture.needsUpdate = true;
@@ -269,6 +268,7 @@ export class SkeletonBatch {
     // biome-ignore lint/complexity/noArguments: the count given, to refuse extra arguments (a rest parameter would widen the signature)
     checkArgumentCount(method, arguments.length, []);
     this.checkUsable(method);
+    this.reader!.refresh?.(method);
     if (!this.fixed) return;
     checkRest(method, this.meshes, this.ordered, this.fixed.slots, this.fixed.restScales);
     readRest(this.ordered[0]!, this.rest);
@@ -290,13 +290,13 @@ export class SkeletonBatch {
     this.disposed = true;
     release(this.attached.map((a) => a.skeleton));
     release(this.ordered.flat());
+    // the source writes the bones again (the current pose first), then three's own updates are back
+    this.reader!.close();
     this.detach();
-    if (this.group) release([this.group]);
-    if (this.group && !this.solver.isDisposed()) this.group.objectWrites = true;
     this.owned.release();
   }
 
-  private attach(mesh: SkinnedMesh, view: Float32Array, side: number): void {
+  private attach(mesh: SkinnedMesh, m: number, view: Float32Array, side: number): void {
     const skeleton = mesh.skeleton;
     this.attached.push({ skeleton, boneMatrices: skeleton.boneMatrices });
     view.set(skeleton.boneMatrices ?? []);
@@ -311,9 +311,12 @@ export class SkeletonBatch {
       skeleton.boneMatrices = view;
     }
     skeleton.update = markForUpload;
+    const rig = newRig(this.ordered[m]!);
+    this.rigs.push(rig);
+    const functions = this.boneFunctions;
     for (const bone of skeleton.bones) {
-      bone.updateMatrixWorld = keepMatrixWorld;
-      bone.updateWorldMatrix = keepWorldMatrix;
+      bone.updateMatrixWorld = rig.roots.includes(bone) ? functions.rootMatrixWorld : functions.boneMatrixWorld;
+      bone.updateWorldMatrix = functions.worldMatrix;
     }
   }
 
@@ -330,55 +333,83 @@ export class SkeletonBatch {
       }
     }
     this.attached.length = 0;
+    this.rigs.length = 0;
   }
 
-  /** Every bone's position, quaternion and scale into solver memory, checked finite. */
-  private gather(method: string, g: { positions: Float64Array; rotations: Float64Array; scales: Float64Array }): void {
-    const { positions, quaternions, scales } = this.transforms;
-    const { positions: x, rotations: q, scales: s } = g;
-    // from flat lists of the bones' Vector3s and Quaternions, one pass (docs/DECISIONS.md, "Skeleton batches");
-    // v − v is NaN for a NaN or infinite v: one sum says whether to look for it
-    let check = 0;
-    for (let i = 0; i < positions.length; i++) {
-      const p = positions[i]!,
-        r = quaternions[i]!,
-        sc = scales[i]!;
-      const px = p.x,
-        py = p.y,
-        pz = p.z,
-        rx = r.x,
-        ry = r.y,
-        rz = r.z,
-        rw = r.w,
-        sx = sc.x,
-        sy = sc.y,
-        sz = sc.z;
-      x[3 * i] = px;
-      x[3 * i + 1] = py;
-      x[3 * i + 2] = pz;
-      q[4 * i] = rx;
-      q[4 * i + 1] = ry;
-      q[4 * i + 2] = rz;
-      q[4 * i + 3] = rw;
-      s[3 * i] = sx;
-      s[3 * i + 1] = sy;
-      s[3 * i + 2] = sz;
-      check += px - px + (py - py) + (pz - pz) + (rx - rx) + (ry - ry) + (rz - rz) + (rw - rw) + (sx - sx) + (sy - sy) + (sz - sz);
+  /**
+   * The bones' matrix functions while attached (one set per batch, shared by its bones), three's
+   * Object3D.updateMatrixWorld and updateWorldMatrix with the bone's local transform read from the
+   * source (what the kernel read at the last update), except that a root bone's updateMatrixWorld,
+   * which the renderer's scene.updateMatrixWorld() calls, computes only the bones that objects hang
+   * from and updates those objects (docs/DECISIONS.md, "Bones off three's traversal").
+   */
+  private readonly boneFunctions = (() => {
+    const batch = this;
+    return {
+      rootMatrixWorld(this: Bone): void {
+        batch.updateAttached(this);
+      },
+      boneMatrixWorld(this: Bone): void {
+        // three's: its matrices (matrixAutoUpdate: always recomputed), then its children, forced
+        batch.composeBone(this);
+        const children = this.children;
+        for (let i = 0, l = children.length; i < l; i++) children[i]!.updateMatrixWorld(true);
+      },
+      worldMatrix(this: Bone, updateParents?: boolean, updateChildren?: boolean): void {
+        if (updateParents === true && this.parent !== null) this.parent.updateWorldMatrix(true, false);
+        batch.composeBone(this);
+        if (updateChildren !== true) return;
+        const children = this.children;
+        for (let i = 0, l = children.length; i < l; i++) children[i]!.updateWorldMatrix(false, true, true);
+      },
+    };
+  })();
+
+  /** Scratch of composeBone. */
+  private readonly local = { position: new Vector3(), quaternion: new Quaternion(), scale: new Vector3() };
+
+  /**
+   * Bone's matrix and matrixWorld as three's updateMatrix and updateMatrixWorld compute them
+   * (Matrix4.compose, then multiplyMatrices with its parent's matrixWorld, or a copy without a
+   * parent), from its transform in the source's arrays.
+   */
+  private composeBone(bone: Bone): void {
+    const i = this.where.get(bone)!;
+    const k = i % this.bones,
+      m = (i - k) / this.bones;
+    const a = this.arrays;
+    const slot = a.slots[k]!;
+    const e = m * a.sourceStride + slot;
+    const { position, quaternion, scale } = this.local;
+    if (slot >= 0) {
+      position.fromArray(a.positions, 3 * e);
+      quaternion.fromArray(a.rotations, 4 * e);
+    } else {
+      position.fromArray(a.restPositions, 3 * k);
+      quaternion.fromArray(a.restRotations, 4 * k);
     }
-    if (check === 0) return;
-    const fields: [string, Float64Array, number][] = [
-      ['position', x, 3],
-      ['quaternion', q, 4],
-      ['scale', s, 3],
-    ];
-    for (const [name, array, width] of fields) {
-      const bad = firstNonFinite(this.solver, array);
-      if (bad < 0) continue;
-      const element = Math.floor(bad / width);
-      const m = Math.floor(element / this.bones);
-      const bone = this.ordered[m]![element % this.bones]!;
-      throw new RangeError(`${method}: ${boneName(this.meshes, m, bone)} has ${name} ${array[bad]}; it must be finite`);
-    }
+    if (a.scales !== null && slot >= 0) scale.fromArray(a.scales, 3 * e);
+    else scale.fromArray(a.restScales, 3 * k);
+    bone.matrix.compose(position, quaternion, scale);
+    if (bone.parent === null) bone.matrixWorld.copy(bone.matrix);
+    else bone.matrixWorld.multiplyMatrices(bone.parent.matrixWorld, bone.matrix);
+    bone.matrixWorldNeedsUpdate = false;
+  }
+
+  /**
+   * A root bone's part of the renderer's traversal: the objects attached under its bones (found
+   * again when a bone's children changed), each after the bones it hangs from, forced as three
+   * forces the children of a bone (whose matrix it always recomputes).
+   */
+  private updateAttached(root: Bone): void {
+    const i = this.where.get(root)!;
+    const rig = this.rigs[(i - (i % this.bones)) / this.bones]!;
+    if (rigChanged(rig)) findAttached(rig);
+    const r = rig.roots.indexOf(root);
+    const path = rig.paths[r]!;
+    for (let j = 0; j < path.length; j++) this.composeBone(path[j]!);
+    const attached = rig.attached[r]!;
+    for (let j = 0; j < attached.length; j++) attached[j]!.updateMatrixWorld(true);
   }
 
   /** The world matrices (at each bone's index in its skeleton) into the bones' matrixWorld. */
@@ -399,30 +430,69 @@ export class SkeletonBatch {
   }
 }
 
-/**
- * bone.updateMatrixWorld while attached: three's Object3D.updateMatrixWorld with matrixAutoUpdate and
- * matrixWorldAutoUpdate false (the batch computes the bone's matrices): the bone's own matrices are
- * left as they are, and its children (objects attached to the bone) are brought up to date.
- */
-function keepMatrixWorld(this: Object3D, force?: boolean): void {
-  if (this.matrixWorldNeedsUpdate || force) {
-    this.matrixWorldNeedsUpdate = false;
-    force = true;
-  }
-  const children = this.children;
-  for (let i = 0, l = children.length; i < l; i++) children[i]!.updateMatrixWorld(force);
+/** One mesh's bones as three's traversal meets them: its root bones, and under each the objects attached to its bones. */
+interface Rig {
+  /** The mesh's bones, processing order, each one's children array (three never replaces it) and its length when last looked at. */
+  bones: readonly Bone[];
+  childArrays: readonly Object3D[][];
+  children: number[];
+  roots: Bone[];
+  /** Per root: the objects attached under its bones (children of a bone that are not bones of the skeleton), and the bone each hangs from. */
+  attached: Object3D[][];
+  parents: Object3D[][];
+  /** Per root: the bones the attached objects hang from and their ancestors, parents first. */
+  paths: Bone[][];
 }
 
-/** bone.updateWorldMatrix while attached: three's Object3D.updateWorldMatrix with the same two flags false. */
-function keepWorldMatrix(this: Object3D, updateParents?: boolean, updateChildren?: boolean, force = false): void {
-  if (updateParents === true && this.parent !== null) this.parent.updateWorldMatrix(true, false);
-  if (this.matrixWorldNeedsUpdate || force) {
-    this.matrixWorldNeedsUpdate = false;
-    force = true;
+function newRig(bones: readonly Bone[]): Rig {
+  const set = new Set<Object3D>(bones);
+  const roots = bones.filter((bone) => !set.has(bone.parent as Object3D));
+  const rig: Rig = { bones, childArrays: bones.map((bone) => bone.children), children: [], roots, attached: [], parents: [], paths: [] };
+  findAttached(rig);
+  return rig;
+}
+
+/** Whether a bone's children changed since findAttached (an object attached or removed). */
+function rigChanged(rig: Rig): boolean {
+  // (the arrays, not bone.children: a bone with own functions is read through a slower, megamorphic lookup)
+  const { childArrays, children } = rig;
+  for (let k = 0; k < childArrays.length; k++) if (childArrays[k]!.length !== children[k]) return true;
+  for (let r = 0; r < rig.attached.length; r++) {
+    const attached = rig.attached[r]!,
+      parents = rig.parents[r]!;
+    for (let j = 0; j < attached.length; j++) if (attached[j]!.parent !== parents[j]) return true;
   }
-  if (updateChildren !== true) return;
-  const children = this.children;
-  for (let i = 0, l = children.length; i < l; i++) children[i]!.updateWorldMatrix(false, true, force);
+  return false;
+}
+
+/** The objects attached under each root's bones, in three's traversal order, and the bones to compute first. */
+function findAttached(rig: Rig): void {
+  const set = new Set<Object3D>(rig.bones);
+  rig.children = rig.bones.map((bone) => bone.children.length);
+  rig.attached = [];
+  rig.parents = [];
+  rig.paths = [];
+  for (const root of rig.roots) {
+    const attached: Object3D[] = [],
+      parents: Object3D[] = [];
+    const needed = new Set<Object3D>();
+    const visit = (bone: Object3D): void => {
+      for (const child of bone.children) {
+        if (set.has(child)) {
+          visit(child);
+          continue;
+        }
+        attached.push(child);
+        parents.push(bone);
+        for (let o: Object3D | null = bone; o !== null && set.has(o); o = o.parent) needed.add(o);
+      }
+    };
+    visit(root);
+    rig.attached.push(attached);
+    rig.parents.push(parents);
+    // processing order is parents first
+    rig.paths.push(rig.bones.filter((bone) => needed.has(bone)) as Bone[]);
+  }
 }
 
 /** skeleton.update while attached: the matrices are already written; only the upload flag. */
@@ -542,42 +612,8 @@ function readRest(bones: Bone[], { restPositions, restRotations, restScales }: R
   });
 }
 
-/** The group's output as the source: each bone's slot (the same for every mixer), or −1 for a bone the group does not animate. */
-function groupSource(method: string, group: InertializedMixerGroup, meshes: readonly SkinnedMesh[], ordered: Bone[][]) {
-  const pose = group.outputPose;
-  if (pose.objects.length !== ordered.length)
-    throw new RangeError(
-      `${method}: options.source has ${pose.objects.length} mixers for ${ordered.length} meshes; mixer m must animate mesh m`,
-    );
-  // each mixer animates bones of its own mesh (or none), else the mixers are in another order than the meshes
-  const owner = new Map<Object3D, number>();
-  ordered.forEach((bones, m) => {
-    for (const bone of bones) owner.set(bone, m);
-  });
-  pose.objects.forEach((objects, m) => {
-    const other = objects.map((o) => owner.get(o)).find((k) => k !== undefined && k !== m);
-    if (other !== undefined)
-      throw new RangeError(
-        `${method}: options.source's mixers[${m}] animates meshes[${other}]'s bones, not meshes[${m}]'s; mixer m must animate mesh m ` +
-          '(give the group its mixers in the order of the meshes)',
-      );
-  });
-  const slots = ordered[0]!.map((_, k) => {
-    const slot = pose.objects[0]!.indexOf(ordered[0]![k]!);
-    ordered.forEach((bones, m) => {
-      if (pose.objects[m]!.indexOf(bones[k]!) !== slot)
-        throw new RangeError(
-          `${method}: options.source's mixers[${m}] animates ${boneName(meshes, m, bones[k]!)} at another place than mixers[0] does ` +
-            "meshes[0]'s; the mixers must animate the same bones in the same order (clips of one skeleton)",
-        );
-    });
-    return slot;
-  });
-  return { positions: pose.positions, rotations: pose.rotations, scales: pose.scales, stride: group.bones, slots };
-}
-
-/** Bones the group does not animate (and every scale, when it animates none) read meshes[0]'s values: the others must equal them. */
-function checkRest(method: string, meshes: readonly SkinnedMesh[], ordered: Bone[][], slots: number[], restScales: boolean): void {
+/** Bones the source does not animate (and every scale, when it animates none) read meshes[0]'s values: the others must equal them. */
+function checkRest(method: string, meshes: readonly SkinnedMesh[], ordered: Bone[][], slots: readonly number[], restScales: boolean): void {
   const first = ordered[0]!;
   ordered.forEach((bones, m) => {
     bones.forEach((bone, k) => {

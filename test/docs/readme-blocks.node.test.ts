@@ -83,6 +83,7 @@ const EPILOGUES: Record<string, string> = {
   'frame, print camera': `frame(1 / 60);\nconsole.log('frame ran', camera.position.toArray().join(' '));`,
   'frame, print bones': `frame(1 / 60);\nconsole.log('frame ran', bones.jointCount);`,
   'frame, print batch': `frame(1 / 60);\nconsole.log('frame ran', batch.meshes.length, meshes[0].skeleton.boneMatrices[12]);`,
+  'frame, print skins': `frame(1 / 60);\nconsole.log('frame ran', skins.meshes.length, meshes[0].skeleton.boneMatrices[12], sword.matrixWorld.elements[12]);`,
   'frame, print foxes': `frame(1 / 60);\nconsole.log('frame ran', batch.meshes.length, foxes[0].mesh.skeleton.boneMatrices[12]);`,
 };
 

@@ -31,7 +31,7 @@ export interface Crowd {
   additive: number;
 }
 
-interface Side {
+export interface Side {
   crowd: Crowd;
   actions: AnimationAction[][];
   events: string[][];
@@ -40,7 +40,7 @@ interface Side {
 const LOOPS = [LoopOnce, LoopRepeat, LoopPingPong];
 
 /** Actions for every clip, each character's settings drawn from `seed`, one action playing from a random time. */
-function prepare(crowd: Crowd, seed: number): Side {
+export function prepare(crowd: Crowd, seed: number): Side {
   const random = mulberry32(seed);
   const events: string[][] = crowd.mixers.map(() => []);
   const actions = crowd.mixers.map((mixer, m) => {
@@ -64,7 +64,7 @@ function prepare(crowd: Crowd, seed: number): Side {
 }
 
 /** One user operation (code, with its random parameters) on character m. */
-function operate(side: Side, m: number, code: number, p: number[]): void {
+export function operate(side: Side, m: number, code: number, p: number[]): void {
   const list = side.actions[m]!;
   const mixer = side.crowd.mixers[m]!;
   const pick = (x: number): AnimationAction => list[Math.floor(x * list.length)]!;
@@ -132,7 +132,7 @@ function operate(side: Side, m: number, code: number, p: number[]): void {
   }
 }
 
-const OPERATIONS = 15;
+export const OPERATIONS = 15;
 
 /** The animated values of every object, as numbers (position, quaternion, scale, rotation) plus the other animated ones. */
 function pose(crowd: Crowd, extra: (o: Object3D) => unknown[]): unknown[][] {

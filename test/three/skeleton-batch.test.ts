@@ -405,7 +405,7 @@ describe.each(SOLVERS)('SkeletonBatch on %s', (backend) => {
       reading.dispose();
       expect(() => new SkeletonBatch(s, [])).toThrow(TypeError);
       expect(() => new SkeletonBatch(s, meshesOf(c), { source: 'bones' as never })).toThrow(
-        /options.source must be 'objects' or an InertializedMixerGroup/,
+        /options.source must be 'objects', a MixerBatch or an InertializedMixerGroup/,
       );
     });
   });
