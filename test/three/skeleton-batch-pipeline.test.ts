@@ -29,6 +29,7 @@ import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 import { OPERATIONS, operate, prepare, type Crowd as TwinCrowd } from './mixer-batch-twins.js';
 import { mulberry32 } from '../helpers/random.js';
+import { firstBoneMatrixDifference, threeBoneMatrices } from '../helpers/bone-matrices.js';
 
 const { names: SOLVERS, solvers } = useSolversWithThreads();
 
@@ -64,24 +65,8 @@ function crowd(count: number, seed: number): Crowd {
 }
 
 /** three's frame after its mixers: the renderer's scene update, then every skeleton's matrices (copies). */
-function threeFrame(c: Crowd): Float32Array[] {
-  c.scene.updateMatrixWorld();
-  return c.meshes.map((mesh) => {
-    mesh.skeleton.update();
-    return Float32Array.from(mesh.skeleton.boneMatrices!);
-  });
-}
-
-function firstDifference(got: readonly SkinnedMesh[], expected: readonly Float32Array[]): string | null {
-  for (let m = 0; m < got.length; m++) {
-    const a = got[m]!.skeleton.boneMatrices!,
-      b = expected[m]!;
-    for (let i = 0; i < 16 * got[m]!.skeleton.bones.length; i++) {
-      if (!Object.is(a[i], b[i])) return `mesh ${m}, bone ${i >> 4}, element ${i & 15}: ${a[i]} vs three's ${b[i]}`;
-    }
-  }
-  return null;
-}
+const threeFrame = (c: Crowd): Float32Array[] => threeBoneMatrices(c.scene, c.meshes);
+const firstDifference = firstBoneMatrixDifference;
 
 /** The first object of `got` whose matrixWorld is not `expected`'s (Object.is), or null. */
 function worldDifference(got: readonly Object3D[], expected: readonly Object3D[], round = false): string | null {

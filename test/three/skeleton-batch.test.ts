@@ -14,6 +14,7 @@ import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js
 import { useSolversWithThreads } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
+import { firstBoneMatrixDifference, threeBoneMatrices as threeMatrices } from '../helpers/bone-matrices.js';
 
 /**
  * Every backend, and where threads can run a SIMD solver on 2 threads that splits the kernel by
@@ -47,25 +48,8 @@ function advance(c: Crowd, f: number, updateMixers = true): void {
 }
 
 /** three's own bone matrices: what its renderer computes before drawing. */
-function threeBoneMatrices(c: Crowd): Float32Array[] {
-  c.scene.updateMatrixWorld();
-  return c.characters.map(({ mesh }) => {
-    mesh.skeleton.update();
-    return Float32Array.from(mesh.skeleton.boneMatrices!);
-  });
-}
-
-/** The first difference between two crowds' bone matrices, or null. */
-function firstDifference(got: readonly SkinnedMesh[], expected: readonly Float32Array[]): string | null {
-  for (let m = 0; m < got.length; m++) {
-    const a = got[m]!.skeleton.boneMatrices!,
-      b = expected[m]!;
-    for (let i = 0; i < 16 * got[m]!.skeleton.bones.length; i++) {
-      if (!Object.is(a[i], b[i])) return `mesh ${m}, bone ${i >> 4}, element ${i & 15}: ${a[i]} vs three's ${b[i]}`;
-    }
-  }
-  return null;
-}
+const threeBoneMatrices = (c: Crowd): Float32Array[] => threeMatrices(c.scene, meshesOf(c));
+const firstDifference = firstBoneMatrixDifference;
 
 const meshesOf = (c: Crowd): SkinnedMesh[] => c.characters.map((ch) => ch.mesh);
 
