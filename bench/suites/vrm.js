@@ -117,8 +117,9 @@ function task(kernel, n, backends, make) {
     interleave: `vrm ${n}`,
     // and each row's crowd built anew each round: where a crowd lands in memory moved a row by ±20 %
     freshEachRound: true,
-    // a frame of 100 avatars takes milliseconds: one call a sample
-    budget: { reps: 1, time: n >= 100 ? 2500 : 1000, warmup: 300, minIterations: 20 },
+    // a frame takes milliseconds: one call a sample; at 10 avatars three-vrm's row (14 ms a frame) took
+    // only its 20 minimum samples a round with 1 s, and its ratio ranged 9.41–24.5× over four runs: 2.5 s for both
+    budget: { reps: 1, time: 2500, warmup: 300, minIterations: 20 },
     setup(solver, backend) {
       if (backend === 'simd') simdSolver = solver;
       if (!warmed && backends.includes(THREADED)) {
