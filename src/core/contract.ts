@@ -12,6 +12,7 @@ import type { ArrayArg, ParamRule } from './validate.js';
 import type { KernelExports } from './kernel-exports.js';
 
 export type { Param } from './types.js';
+export { SpringMode } from './types.js';
 export type { ArrayArg, ParamRule } from './validate.js';
 export { checkNumber, checkOptions, describe } from './validate.js';
 export { checkDt } from './dt.js';
@@ -38,9 +39,61 @@ export type KernelName = {
  * `(pointer per operand…, n, (pointer, stride) per param…, scalars…)`, where stride 0 means a
  * broadcast value; `js` is the float64 reference taking the same operands, params and scalars.
  */
-export interface Kernel {
+export interface Kernel extends KernelSpec {
   wasm: KernelName;
+}
+
+/**
+ * What every backend knows of a kernel: `js`, the float64 reference (operands, params, scalars,
+ * n), and `gpu`, its WebGPU version when it has one. The core springs (src/methods/method-kernels.ts)
+ * are KernelSpecs without `wasm`: the wasm backend runs them through its own spring exports.
+ */
+export interface KernelSpec {
   js: (arrays: (Float32Array | null)[], params: Param[], scalars: number[], n: number) => void;
+  /** The kernel's GPU version (spring-solver/webgpu); absent: the kernel is CPU-only. */
+  gpu?: GpuKernel;
+}
+
+/** An array argument of a method, in argument order: its name, floats per element, written or read. */
+export interface ArraySignature {
+  name: string;
+  /** Floats per element (4 for a quaternion); 1 by default. */
+  width?: number;
+  output?: boolean;
+  /** The outputs this input may be the very same array of (see read()). */
+  aliases?: readonly string[];
+}
+
+/** The WGSL kernel bodies a GpuKernel can run (src/backends/webgpu/shaders/<body>.wgsl). */
+export type GpuBody = 'damper' | 'spring' | 'quat';
+
+/** How WGSL computes the coefficients per element from per-element parameters (shaders/coefficients.wgsl). */
+export type GpuPerElement = 'critical' | 'frequencyHalflife' | 'stiffnessDamping' | 'ratioHalflife';
+
+/**
+ * A kernel's GPU version, declared once beside `wasm` and `js`: the GPU solver's method of the
+ * same name is built from it (src/backends/webgpu/gpu-solver.ts) and the GPU parity test runs
+ * every one (test/webgpu/contract-parity.webgpu.test.ts). The method's arguments are
+ * `(arrays…, params…, dt)`, checked as the CPU solver checks them (same names, rules, messages).
+ */
+export interface GpuKernel {
+  /** The array arguments, in order. */
+  arrays: readonly ArraySignature[];
+  /** The parameters after them (a number, or a GPU array with one value per element), in order. */
+  params: readonly [name: string, rule: ParamRule][];
+  body: GpuBody;
+  /**
+   * The shader operand slot of each array, then of each parameter: 0 x, 1 v, 2 g, 3 q (the
+   * body's state, goal, goal velocity), 4 and 5 the parameters (src/backends/webgpu/shader-source.ts).
+   */
+  slots: readonly number[];
+  /** With a per-element parameter: WGSL computes the coefficients per element, in float32. */
+  perElement: GpuPerElement;
+  /**
+   * With every parameter a number: the coefficients the host computes in float64, once per call
+   * (at most 6; rounded to float32 on upload), from the parameters and dt.
+   */
+  uniform(params: readonly number[], dt: number): number[];
 }
 
 /** What a family's methods see as `this`: the solver's checks and its kernel runner. */

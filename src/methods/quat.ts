@@ -7,7 +7,7 @@
  * corrections to the originals these follow (shortest arc everywhere, atan2 log map accurate
  * near the identity, exact halflife-0 limit, continuity-preserving transition).
  */
-import { checkAndRun, read, written, type Kernel, type KernelHost, type Param } from '../core/contract.js';
+import { checkAndRun, read, written, type GpuKernel, type Kernel, type KernelHost, type Param } from '../core/contract.js';
 import * as reference from '../reference/quat-spring.js';
 
 export interface QuatMethods {
@@ -111,15 +111,36 @@ export interface QuatMethods {
 
 type Arrays = (Float32Array | null)[];
 
-const SIMPLE: Kernel = {
+/** quatSimpleSpringDamper; exported for the contract's list of method kernels (method-kernels.ts). */
+export const QUAT_SIMPLE: Kernel & { gpu: GpuKernel } = {
   wasm: 'quatSimpleSpringDamper',
   js: ([q, w, g], [h], [dt]) => reference.quatSimpleSpringDamper(q!, w!, g!, h, dt),
+  gpu: {
+    arrays: [
+      { name: 'q', width: 4, output: true },
+      { name: 'w', width: 3, output: true },
+      { name: 'qGoal', width: 4, aliases: ['q'] },
+    ],
+    params: [['halflife', 'nonNegative']],
+    body: 'quat',
+    slots: [0, 1, 2, 4],
+    perElement: 'critical',
+    // e^{−y·dt} and y = 2·ln2/halflife in float64 (the reference's); both 0 for the snap
+    // (halflife 0, or e^{−y·dt} below float32's range)
+    uniform([h], dt) {
+      const y = (2 * Math.LN2) / h;
+      const eydt = Math.exp(-y * dt);
+      return h <= 0 || Math.fround(eydt) === 0 ? [0, 0] : [eydt, y];
+    },
+  },
 };
-const DECAY: Kernel = {
+/** quatDecaySpringDamper (CPU-only; listed in method-kernels.ts). */
+export const QUAT_DECAY: Kernel = {
   wasm: 'quatDecaySpringDamper',
   js: ([q, w], [h], [dt]) => reference.quatDecaySpringDamper(q!, w!, h, dt),
 };
-const DAMPER: Kernel = {
+/** quatDamper (CPU-only; listed in method-kernels.ts). */
+export const QUAT_DAMPER: Kernel = {
   wasm: 'quatDamper',
   js: ([q, g], [h], [dt]) => reference.quatDamper(q!, g!, h, dt),
 };
@@ -138,17 +159,23 @@ const vec = (name: string, array: Float32Array) => written(name, array, 3);
 export const quatMethods: QuatMethods & ThisType<KernelHost> = {
   quatSimpleSpringDamper(q, w, qGoal, halflife, dt) {
     const arrays = [quat('q', q), vec('w', w), read('qGoal', qGoal, 4, ['q'])];
-    checkAndRun(this, 'quatSimpleSpringDamper', SIMPLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
+    checkAndRun(this, 'quatSimpleSpringDamper', QUAT_SIMPLE, arrays, [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 
   quatDecaySpringDamper(q, w, halflife, dt) {
-    checkAndRun(this, 'quatDecaySpringDamper', DECAY, [quat('q', q), vec('w', w)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
+    checkAndRun(this, 'quatDecaySpringDamper', QUAT_DECAY, [quat('q', q), vec('w', w)], [['halflife', halflife, 'nonNegative']], dt, [dt]);
   },
 
   quatDamper(q, qGoal, halflife, dt) {
-    checkAndRun(this, 'quatDamper', DAMPER, [quat('q', q), read('qGoal', qGoal, 4, ['q'])], [['halflife', halflife, 'nonNegative']], dt, [
+    checkAndRun(
+      this,
+      'quatDamper',
+      QUAT_DAMPER,
+      [quat('q', q), read('qGoal', qGoal, 4, ['q'])],
+      [['halflife', halflife, 'nonNegative']],
       dt,
-    ]);
+      [dt],
+    );
   },
 
   quatInertializeTransition(offQ, offW, srcQ, srcW, dstQ, dstW) {

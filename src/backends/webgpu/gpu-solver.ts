@@ -9,11 +9,11 @@
  * springTransition, as the wasm kernels do) and WGSL applies them; with per-element parameters
  * WGSL computes them per element in float32 (shaders/coefficients.wgsl).
  */
-import { SpringMode } from '../../core/types.js';
+import type { GpuKernel } from '../../core/contract.js';
 import { checkCount, checkFloat32Number, checkNumber, describe, type ParamRule } from '../../core/validate.js';
 import { checkDt } from '../../core/dt.js';
-import { springTransition } from '../../reference/spring-transition.js';
-import { stiffnessAndDamping } from '../../reference/spring.js';
+import { methodKernels, type GpuMethodName } from '../../methods/method-kernels.js';
+import type { Solver } from '../../base/solver.js';
 import { BufferUsage, MAP_READ, type GpuBuffer, type GpuBufferLike, type GpuCommandEncoder, type GpuDevice } from './gpu-types.js';
 import {
   CALL_BYTES,
@@ -360,148 +360,6 @@ export class GpuSolver {
   }
 
   /**
-   * Exact damper (Holden's damper_exact): `x ← g + (x − g)·exp(−ln2·dt / halflife)`.
-   * @example
-   * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
-   * const gpu = await createGpuSolver();
-   * const [x, g] = [gpu.alloc(3), gpu.alloc(3)];
-   * gpu.damper(x, g, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
-   * ```
-   */
-  damper(x: GpuArray, g: GpuArray, halflife: GpuParam, dt: number): void {
-    const method = 'damper';
-    const n = this.checkCall(
-      method,
-      [
-        { name: 'x', array: x, output: true },
-        { name: 'g', array: g, aliases: ['x'] },
-      ],
-      [['halflife', halflife, 'nonNegative']],
-      dt,
-    );
-    if (dt === 0) return;
-    const uniform = typeof halflife === 'number';
-    this.run({
-      body: 'damper',
-      coefficients: uniform ? 'uniform' : 'critical',
-      n,
-      operands: [x, null, g, null, uniform ? null : halflife, null],
-      uniformParams: [0, 0],
-      coef: [uniform ? Math.exp((-LN2 * dt) / halflife) : 0, 0, 0, 0, 0, 0],
-      dt,
-    });
-  }
-
-  /**
-   * Holden's spring_damper_exact, `x'' = s·(g − x) + d·(q − v)` with s = (2π·frequency)² and
-   * d = 4·ln2/halflife, in any regime.
-   * @example
-   * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
-   * const gpu = await createGpuSolver();
-   * const [x, v, g, q] = [gpu.alloc(3), gpu.alloc(3), gpu.alloc(3), gpu.alloc(3)];
-   * gpu.springDamper(x, v, g, q, 2, 0.3, 1 / 60); // frequency 2 Hz, halflife 0.3 s, dt 1/60 s
-   * ```
-   */
-  springDamper(x: GpuArray, v: GpuArray, g: GpuArray, q: GpuArray, frequency: GpuParam, halflife: GpuParam, dt: number): void {
-    this.spring(
-      'springDamper',
-      SpringMode.FrequencyHalflife,
-      x,
-      v,
-      { g, q },
-      ['frequency', frequency, 'nonNegative'],
-      ['halflife', halflife, 'nonNegative'],
-      dt,
-    );
-  }
-
-  /**
-   * Holden's critical_spring_damper_exact: s = d²/4, d = 4·ln2/halflife.
-   * @example
-   * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
-   * const gpu = await createGpuSolver();
-   * const [x, v, g, q] = [gpu.alloc(3), gpu.alloc(3), gpu.alloc(3), gpu.alloc(3)];
-   * gpu.criticalSpringDamper(x, v, g, q, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
-   * ```
-   */
-  criticalSpringDamper(x: GpuArray, v: GpuArray, g: GpuArray, q: GpuArray, halflife: GpuParam, dt: number): void {
-    this.spring('criticalSpringDamper', SpringMode.Critical, x, v, { g, q }, ['halflife', halflife, 'nonNegative'], null, dt);
-  }
-
-  /**
-   * Holden's simple_spring_damper_exact: critical, goal velocity 0.
-   * @example
-   * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
-   * const gpu = await createGpuSolver();
-   * const [x, v, g, halflife] = [gpu.alloc(3), gpu.alloc(3), gpu.alloc(3), gpu.alloc(3)];
-   * gpu.write(halflife, new Float32Array([0.1, 0.2, 0.3])); // one halflife per element (s)
-   * gpu.simpleSpringDamper(x, v, g, halflife, 1 / 60); // dt 1/60 s
-   * ```
-   */
-  simpleSpringDamper(x: GpuArray, v: GpuArray, g: GpuArray, halflife: GpuParam, dt: number): void {
-    this.spring('simpleSpringDamper', SpringMode.Critical, x, v, { g }, ['halflife', halflife, 'nonNegative'], null, dt);
-  }
-
-  /**
-   * Holden's decay_spring_damper_exact: critical, goal 0, goal velocity 0.
-   * @example
-   * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
-   * const gpu = await createGpuSolver();
-   * const [x, v] = [gpu.alloc(3), gpu.alloc(3)];
-   * gpu.decaySpringDamper(x, v, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s; toward 0
-   * ```
-   */
-  decaySpringDamper(x: GpuArray, v: GpuArray, halflife: GpuParam, dt: number): void {
-    this.spring('decaySpringDamper', SpringMode.Critical, x, v, {}, ['halflife', halflife, 'nonNegative'], null, dt);
-  }
-
-  /**
-   * Critically damped spring of each rotation `q` (angular velocity `w`, rad/s) toward `qGoal`,
-   * exact for any dt, on the shortest arc (Holden's simple_spring_damper_exact, quaternion
-   * version, as the CPU Solver's quatSimpleSpringDamper). Rotations are `[x, y, z, w]`, 4 floats
-   * a bone; `w` 3 floats a bone; the halflife a number or a GPU array with one value per bone.
-   * halflife 0 snaps to the goal at rest.
-   * @example
-   * ```ts
-   * import { createGpuSolver } from 'spring-solver/webgpu';
-   * const gpu = await createGpuSolver();
-   * const [q, w, qGoal] = [gpu.alloc(4), gpu.alloc(3), gpu.alloc(4)];
-   * gpu.write(q, new Float32Array([0, 0, 0, 1])); // identity
-   * gpu.write(qGoal, new Float32Array([0, Math.SQRT1_2, 0, Math.SQRT1_2])); // 90° about +Y
-   * gpu.quatSimpleSpringDamper(q, w, qGoal, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
-   * ```
-   */
-  quatSimpleSpringDamper(q: GpuArray, w: GpuArray, qGoal: GpuArray, halflife: GpuParam, dt: number): void {
-    const method = 'quatSimpleSpringDamper';
-    const arrays: ArrayArg[] = [
-      { name: 'q', array: q, output: true, width: 4 },
-      { name: 'w', array: w, output: true, width: 3 },
-      { name: 'qGoal', array: qGoal, width: 4, aliases: ['q'] },
-    ];
-    const n = this.checkCall(method, arrays, [['halflife', halflife, 'nonNegative']], dt);
-    if (dt === 0) return;
-    const uniform = typeof halflife === 'number';
-    // uniform: e^{−y·dt} and y in float64 on the host (the reference's), 0 for the snap
-    const y = uniform ? (2 * LN2) / halflife : 0;
-    const eydt = uniform ? Math.exp(-y * dt) : 0;
-    const snap = uniform && (halflife <= 0 || Math.fround(eydt) === 0);
-    this.run({
-      body: 'quat',
-      coefficients: uniform ? 'uniform' : 'critical',
-      n,
-      operands: [q, w, qGoal, null, uniform ? null : halflife, null],
-      uniformParams: [0, 0],
-      coef: [snap ? 0 : eydt, snap ? 0 : y, 0, 0, 0, 0],
-      dt,
-    });
-  }
-
-  /**
    * Floats 0…11 of `count` instance matrices (16 floats each, column-major, from float 0 of
    * `matrices`) from the quaternions `q` (4 floats each) and scales `s` (3 each): the
    * rotation·scale columns of three's Matrix4.compose (the reference's composeInstanceMatrices);
@@ -520,43 +378,32 @@ export class GpuSolver {
     });
   }
 
-  private spring(
-    method: string,
-    mode: SpringMode,
-    x: GpuArray,
-    v: GpuArray,
-    goals: { g?: GpuArray; q?: GpuArray },
-    p0: ParamSpec,
-    p1: ParamSpec | null,
-    dt: number,
-  ): void {
-    const arrays: ArrayArg[] = [
-      { name: 'x', array: x, output: true },
-      { name: 'v', array: v, output: true },
-    ];
-    if ('g' in goals) arrays.push({ name: 'g', array: goals.g, aliases: ['x', 'v'] });
-    if ('q' in goals) arrays.push({ name: 'q', array: goals.q, aliases: ['x', 'v'] });
-    const n = this.checkCall(method, arrays, p1 ? [p0, p1] : [p0], dt);
+  /**
+   * Runs a contract kernel's GPU version (src/core/contract.ts, GpuKernel) with the arguments of
+   * its method, `(arrays…, params…, dt)`: checked as the CPU solver checks them, then one pass.
+   * @internal
+   */
+  runGpuKernel(method: string, gpu: GpuKernel, args: readonly unknown[]): void {
+    const na = gpu.arrays.length;
+    const arrays: ArrayArg[] = gpu.arrays.map((signature, k) => ({ ...signature, array: args[k] }));
+    const params: ParamSpec[] = gpu.params.map(([name, rule], k) => [name, args[na + k], rule]);
+    const dt = args[na + params.length];
+    const n = this.checkCall(method, arrays, params, dt);
     if (dt === 0) return;
-    const a = p0[1] as GpuParam;
-    const b = (p1 ? p1[1] : 0) as GpuParam;
-    const uniform = typeof a === 'number' && typeof b === 'number';
-    let coef: Dispatch['coef'] = [0, 0, 0, 0, 0, 0];
-    if (uniform) {
-      // float64 on the host, once per call (the reference's transition), rounded to float32 on upload
-      const m = springTransition(...stiffnessAndDamping(mode, a, b), dt);
-      coef = [m.xx, m.xv, m.xq, m.vx, m.vv, m.vq];
-    }
-    this.run({
-      body: 'spring',
-      coefficients: uniform ? 'uniform' : mode === SpringMode.Critical ? 'critical' : 'frequencyHalflife',
-      n,
-      operands: [x, v, goals.g ?? null, goals.q ?? null, typeof a === 'number' ? null : a, typeof b === 'number' ? null : b],
+    const values = params.map(([, value]) => value as GpuParam);
+    const uniform = values.every((value) => typeof value === 'number');
+    const operands: Dispatch['operands'] = [null, null, null, null, null, null];
+    const uniformParams: Dispatch['uniformParams'] = [0, 0];
+    [...(args.slice(0, na) as GpuArray[]), ...values].forEach((value, k) => {
+      const slot = gpu.slots[k];
+      if (value instanceof GpuArray) operands[slot] = value;
       // a uniform parameter beside a per-element one travels as float32, like the CPU solvers'
-      uniformParams: [typeof a === 'number' ? Math.fround(a) : 0, typeof b === 'number' ? Math.fround(b) : 0],
-      coef,
-      dt,
+      else uniformParams[slot - 4] = Math.fround(value);
     });
+    const coef: Dispatch['coef'] = [0, 0, 0, 0, 0, 0];
+    // float64 on the host, once per call (the reference's formulas), rounded to float32 on upload
+    if (uniform) gpu.uniform(values as number[], dt as number).forEach((c, k) => (coef[k] = c));
+    this.run({ body: gpu.body, coefficients: uniform ? 'uniform' : gpu.perElement, n, operands, uniformParams, coef, dt: dt as number });
   }
 
   /** True once dispose() has run. @internal */
@@ -702,6 +549,42 @@ export class GpuSolver {
     }
     return pipeline;
   }
+}
+
+/** A CPU method's arguments on the GPU: Float32Array → GpuArray, a Param → GpuParam, the rest as they are. */
+type OnGpu<A> = { [K in keyof A]: [A[K]] extends [Float32Array] ? GpuArray : [Float32Array] extends [A[K]] ? GpuParam : A[K] };
+type GpuMethod<F> = F extends (...args: infer A) => void ? (...args: OnGpu<A>) => void : never;
+
+/**
+ * The GPU solver's spring methods: every method of the kernel contract whose kernel declares a
+ * GPU version (src/methods/method-kernels.ts), with the CPU {@link Solver}'s name, argument
+ * order, checks and messages, on GPU arrays. A method's documentation is the Solver's.
+ * @example
+ * ```ts
+ * import { createGpuSolver } from 'spring-solver/webgpu';
+ * const gpu = await createGpuSolver();
+ * const [x, v, g, q] = [gpu.alloc(3), gpu.alloc(3), gpu.alloc(3), gpu.alloc(3)];
+ * gpu.criticalSpringDamper(x, v, g, q, 0.1, 1 / 60); // halflife 0.1 s, dt 1/60 s
+ * gpu.springDamper(x, v, g, q, 2, 0.3, 1 / 60); // frequency 2 Hz, halflife 0.3 s
+ * gpu.damper(x, g, 0.1, 1 / 60);
+ * ```
+ * @group WebGPU
+ */
+export type GpuSpringMethods = { [M in GpuMethodName]: GpuMethod<Solver[M]> };
+
+// The methods come from the contract, one per kernel with a GPU version: declared by merging,
+// defined here (nothing to mirror by hand; docs/DECISIONS.md, "WebGPU: the contract's gpu field").
+export interface GpuSolver extends GpuSpringMethods {}
+for (const [method, kernel] of Object.entries(methodKernels) as [string, { gpu?: GpuKernel }][]) {
+  const gpu = kernel.gpu;
+  if (gpu === undefined) continue;
+  Object.defineProperty(GpuSolver.prototype, method, {
+    value: function (this: GpuSolver, ...args: unknown[]): void {
+      this.runGpuKernel(method, gpu, args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** The floats of a view as [first, end) and, for a strided one, its items' residues modulo the stride. */

@@ -20,7 +20,7 @@ export type SlotSource = { buffer: number } | 'absent' | 'uniform';
 export type KernelBody = 'spring' | 'damper' | 'copy' | 'quat' | 'compose';
 
 /** Where a spring's coefficients (or the damper's factor) come from. */
-export type CoefficientSource = 'uniform' | 'critical' | 'frequencyHalflife' | 'none';
+export type CoefficientSource = 'uniform' | 'critical' | 'frequencyHalflife' | 'stiffnessDamping' | 'ratioHalflife' | 'none';
 
 export interface ShaderShape {
   body: KernelBody;
@@ -57,6 +57,10 @@ function coefficientFunction(shape: ShaderShape): string {
         : 'fn coefficients(i: u32) -> Coef { return criticalCoefficients(ld4(i), C.scal.x, C.scal.y); }\n';
     case 'frequencyHalflife':
       return 'fn coefficients(i: u32) -> Coef { return frequencyHalflifeCoefficients(ld4(i), ld5(i), C.scal.x, C.scal.y, C.scal.z); }\n';
+    case 'stiffnessDamping':
+      return 'fn coefficients(i: u32) -> Coef { return stiffnessDampingCoefficients(ld4(i), ld5(i), C.scal.x); }\n';
+    case 'ratioHalflife':
+      return 'fn coefficients(i: u32) -> Coef { return ratioHalflifeCoefficients(ld4(i), ld5(i), C.scal.y, C.scal.x); }\n';
     case 'none':
       return '';
   }

@@ -130,3 +130,29 @@ fn frequencyHalflifeCoefficients(f: f32, h: f32, t: f32, twoLn2T: f32, twoPiT: f
   let wnT = select(f * twoPiT, 1e30, twoPiT > 1e-8 && f > 1e30 / twoPiT);
   return generalCoefficients(twoLn2T / h, wnT, t);
 }
+
+// springDamperStiffness's coefficients for stiffness s (1/s²) and damping d (1/s), as given
+// (the reference's stiffnessAndDamping): u = d·t/2, ωₙt = √s·t. Past u = 1e18 (d·t beyond float32's
+// squares) the limit d = ∞ of frequencyHalflifeCoefficients: v snaps to q and x moves at q
+// (the spring's own pull, rate s/d, is then below 2^-24 of the step unless s·t > 1e18·d·t·2^-24).
+fn stiffnessDampingCoefficients(s: f32, d: f32, t: f32) -> Coef {
+  let u = 0.5 * d * t;
+  if (!(u < 1e18)) {
+    return Coef(1.0, 0.0, t, 0.0, 0.0, 1.0);
+  }
+  let wnT = min(sqrt(s) * t, 1e30);
+  return generalCoefficients(u, wnT, t);
+}
+
+// springDamperRatio's coefficients for damping ratio ζ > 0 and halflife h (s): d = 4·ln2/h,
+// s = (d/(2ζ))², so u = 2·ln2·t/h and ωₙt = u/ζ (held at 1e30, as frequencyHalflifeCoefficients).
+// Halflife 0 (d and s infinite; below float32's normal range, or u past 1e18): the state snaps
+// to (g, 0), every coefficient 0, as the reference's transition at s = d = ∞.
+fn ratioHalflifeCoefficients(zeta: f32, h: f32, twoLn2T: f32, t: f32) -> Coef {
+  if (!(h >= MIN_HALFLIFE) || !(twoLn2T < h * 1e18)) {
+    return Coef(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+  }
+  let u = twoLn2T / h;
+  let wnT = select(u / zeta, 1e30, u > zeta * 1e30);
+  return generalCoefficients(u, wnT, t);
+}
