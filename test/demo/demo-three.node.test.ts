@@ -220,7 +220,7 @@ describe('3D page', () => {
     await page.waitForFunction((f) => window.threeDemo!.frames > f + 3, frames, { timeout: 10_000 });
     await page.context().close();
     expect(errors).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it('offers the crowd and the spring bones a threads control only where the page is cross-origin isolated, and runs both on 2 threads', async () => {
     // Served without COOP/COEP (the other tests' server): no control.
