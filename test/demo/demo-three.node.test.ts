@@ -243,7 +243,9 @@ describe('3D page', () => {
       await watched.page.selectOption('#threads', '2');
       await expect
         .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 30_000 })
-        .toMatch(/'simd ×2' backend, .* solver work \(sampling, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
+        .toMatch(
+          /'simd ×2' backend, .* solver work \(sampling, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/,
+        );
       // the spring-bones section: SpringBones on a solver of 2 threads (its kernel split by avatars), timed
       await watched.page.locator('#spring-canvas').scrollIntoViewIfNeeded();
       await watched.page.selectOption('#spring-mode', 'springbones');
