@@ -1,7 +1,8 @@
 // The 3D page of the demo site (demo/site/three.html) built with Vite, served, and driven in
 // headless Chromium (WebGL 2 through SwiftShader): it renders its canvases with no console
-// error, its camera follows a drag, the skinned crowd's matrices come from SkeletonBatch or from
-// three's own updates (a toggle) and it switches backend, the spring-bones section runs
+// error, its camera follows a drag, the skinned crowd (three clips a character, random cross-fades)
+// runs MixerBatch → InertializedMixerGroup → SkeletonBatch or three's own updates (a toggle), shows
+// the frame's timings step by step, and switches backend, the spring-bones section runs
 // three-vrm and SpringBones (both timed) and fixedStep keeps a hair tip's motion at 30 Hz that of
 // 60 Hz; and every page of the site fits a 390 px wide viewport (no horizontal overflow; content
 // in a <pre> or a .scroll-x box scrolls inside it and is exempt), with no heading or other bold title
@@ -18,6 +19,8 @@ const PAGES = ['index', 'springs', 'bench', 'skeleton', 'three', 'gpu'];
 // As in demo-site.node.test.ts: a region of one flat colour has variance 0; drawn pages measure
 // in the thousands (the 3D canvases: crowd ~1,000+, camera ~1,000+), 200 fails an empty canvas.
 const NON_BLANK_VARIANCE = 200;
+/** The crowd's frame on the library path. */
+const LIBRARY_STAGES = ['MixerBatch', 'InertializedMixerGroup', 'SkeletonBatch'];
 
 let server: DemoSite;
 let browser: Browser;
@@ -105,7 +108,7 @@ describe('3D page', () => {
     await expect
       .poll(() => page.textContent('#crowd-stats'), { timeout: 10_000 })
       .toMatch(
-        /^100 skinned characters × 25 bones, 'simd' backend, skinning by SkeletonBatch \(simd\) · per frame: mixer \+ inertialization \d+\.\d\d ms, spot springs \d+\.\d\d ms, skinning matrices \d+\.\d\d ms, render \d+\.\d\d ms/,
+        /^100 skinned characters × 25 bones × 3 clips, 'simd' backend, [\d,]+ cross-fades, frame by MixerBatch → InertializedMixerGroup → SkeletonBatch · per frame: sampling \d+\.\d\d ms \(MixerBatch\.update, run by the group\), inertialization \d+\.\d\d ms \(the rest of the group's update\), spot springs \d+\.\d\d ms, skinning matrices \d+\.\d\d ms, scene update \d+\.\d\d ms, render \d+\.\d\d ms/,
       );
 
     expect(await page.locator('#skeleton-panel').count()).toBe(1);
@@ -133,11 +136,26 @@ describe('3D page', () => {
     expect(Math.max(...ratios.map((r) => r.none / r.inertialized)), JSON.stringify(ratios)).toBeGreaterThan(1.5);
     expect(await page.textContent('#camera-code')).toContain('spring3(this.camera.position');
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
-    // The skinned crowd (stepped while in view) starts on SkeletonBatch: it wrote the skinning matrices, which move.
+    // The skinned crowd (stepped while in view) starts on the library's pipeline: a MixerBatch samples
+    // every character's three clips in its kernel (none left to three), the group over it inertializes,
+    // SkeletonBatch writes the skinning matrices, which move; random characters cross-fade.
     await page.waitForFunction(() => window.threeDemo!.crowd.updates('batch') > 5, null, { timeout: 15_000 });
     expect(await page.evaluate(() => window.threeDemo!.crowd.path())).toBe('batch');
     expect(await page.evaluate(() => window.threeDemo!.crowd.updates('three'))).toBe(0);
+    expect(await page.evaluate(() => window.threeDemo!.crowd.stages())).toEqual(LIBRARY_STAGES);
+    expect(await page.evaluate(() => window.threeDemo!.crowd.clips())).toBe(3);
+    const tracks = (await page.evaluate(() => window.threeDemo!.crowd.tracks()))!;
+    expect(tracks.three).toBe(0);
+    // at least one track per bone of every character's playing clip, all in the kernel
+    expect(tracks.kernel).toBeGreaterThanOrEqual(100 * 25);
+    const fades = await page.evaluate(() => window.threeDemo!.crowd.crossFades());
+    await page.waitForFunction((f) => window.threeDemo!.crowd.crossFades() > f + 2, fades, { timeout: 30_000 });
     await expectMovingBones(page);
+    // the breakdown's five timings (and the springs), each measured: sampling is MixerBatch.update inside the group's update
+    const timings = await page.evaluate(() => window.threeDemo!.crowd.timings());
+    expect(Object.keys(timings)).toEqual(['sampling', 'inertialization', 'springs', 'scene', 'skinning', 'render']);
+    for (const [row, ms] of Object.entries(timings)) expect(ms, row).toBeGreaterThanOrEqual(0);
+    expect(timings.render).toBeGreaterThan(0);
     expect(await screenshotVariance(page, 'three-crowd', '#crowd-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
 
     // Drag toward the left edge of the camera canvas: the goal moves left (−x), the camera follows.
@@ -152,27 +170,44 @@ describe('3D page', () => {
     await page.waitForFunction((x0) => window.threeDemo!.cameraPosition()[0]! < x0 - 1, before[0]!, { timeout: 10_000 });
     expect(await screenshotVariance(page, 'three-camera', '#camera-canvas')).toBeGreaterThan(NON_BLANK_VARIANCE);
 
-    // The skinning toggle: three's own updates take over (the batch no longer runs), the bones
-    // still move, and the page times both paths.
+    // The toggle: three's own updates take over the whole frame (every mixer.update, no MixerBatch,
+    // no group, no SkeletonBatch), the bones still move, the cross-fades go on, and the page times both paths.
     await page.locator('#crowd-canvas').scrollIntoViewIfNeeded();
     await page.selectOption('#crowd-skinning', 'three');
     const batchUpdates = await page.evaluate(() => window.threeDemo!.crowd.updates('batch'));
     await page.waitForFunction(() => window.threeDemo!.crowd.updates('three') > 5, null, { timeout: 15_000 });
     expect(await page.evaluate(() => window.threeDemo!.crowd.path())).toBe('three');
     expect(await page.evaluate(() => window.threeDemo!.crowd.updates('batch'))).toBe(batchUpdates);
+    expect(await page.evaluate(() => window.threeDemo!.crowd.stages())).toEqual([
+      'AnimationMixer.update',
+      'scene.updateMatrixWorld',
+      'Skeleton.update',
+    ]);
+    expect(await page.evaluate(() => window.threeDemo!.crowd.tracks())).toBeNull();
+    const threeFades = await page.evaluate(() => window.threeDemo!.crowd.crossFades());
+    await page.waitForFunction((f) => window.threeDemo!.crowd.crossFades() > f + 1, threeFades, { timeout: 30_000 });
     await expectMovingBones(page);
+    await expect
+      .poll(() => page.textContent('#crowd-stats'), { timeout: 10_000 })
+      .toMatch(
+        /frame by AnimationMixer\.update → scene\.updateMatrixWorld → Skeleton\.update · per frame: sampling \d+\.\d\d ms \(every mixer\.update\), inertialization – \(none on three\.js's path\), spot springs \d+\.\d\d ms, skinning matrices \d+\.\d\d ms, scene update \d+\.\d\d ms, render \d+\.\d\d ms/,
+      );
     const skinning = await page.evaluate(() => window.threeDemo!.crowd.skinningMs());
     expect(Object.keys(skinning)).toEqual(['SkeletonBatch (simd)', 'three.js']);
     expect(skinning['three.js']).toBeGreaterThan(0);
     await expect
       .poll(() => page.textContent('#crowd-stats'), { timeout: 10_000 })
       .toMatch(
-        /skinning by three\.js · .* skinning matrices by path: SkeletonBatch \(simd\) \d+\.\d\d ms, three\.js \d+\.\d\d ms \(three\.js ÷ fastest: \d+\.\d×\)$/,
+        /frame by AnimationMixer\.update → .* · skinning matrices by path: SkeletonBatch \(simd\) \d+\.\d\d ms, three\.js \d+\.\d\d ms \(three\.js ÷ fastest: \d+\.\d×\)$/,
       );
 
-    // Back to SkeletonBatch, then the backend toggle rebuilds the crowd on the JS reference, and the page reports both.
+    // Back to the library's pipeline (a new MixerBatch, group and SkeletonBatch), then the backend toggle
+    // rebuilds the crowd on the JS reference, and the page reports both.
     await page.selectOption('#crowd-skinning', 'batch');
     await page.waitForFunction((u) => window.threeDemo!.crowd.updates('batch') > u + 3, batchUpdates, { timeout: 15_000 });
+    expect(await page.evaluate(() => window.threeDemo!.crowd.stages())).toEqual(LIBRARY_STAGES);
+    expect((await page.evaluate(() => window.threeDemo!.crowd.tracks()))!.kernel).toBeGreaterThanOrEqual(100 * 25);
+    await expectMovingBones(page);
     await page.selectOption('#backend', 'js');
     await page.waitForFunction(() => window.threeDemo!.backend() === 'js', null, { timeout: 10_000 });
     await expect
@@ -185,7 +220,7 @@ describe('3D page', () => {
     await page.waitForFunction((f) => window.threeDemo!.frames > f + 3, frames, { timeout: 10_000 });
     await page.context().close();
     expect(errors).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it('offers the crowd and the spring bones a threads control only where the page is cross-origin isolated, and runs both on 2 threads', async () => {
     // Served without COOP/COEP (the other tests' server): no control.
@@ -208,7 +243,9 @@ describe('3D page', () => {
       await watched.page.selectOption('#threads', '2');
       await expect
         .poll(() => watched.page.textContent('#crowd-stats'), { timeout: 30_000 })
-        .toMatch(/'simd ×2' backend, .* solver work \(mixers, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/);
+        .toMatch(
+          /'simd ×2' backend, .* solver work \(sampling, inertialization, springs, skinning\): simd \d+\.\d+ ms, simd ×2 \d+\.\d+ ms/,
+        );
       // the spring-bones section: SpringBones on a solver of 2 threads (its kernel split by avatars), timed
       await watched.page.locator('#spring-canvas').scrollIntoViewIfNeeded();
       await watched.page.selectOption('#spring-mode', 'springbones');

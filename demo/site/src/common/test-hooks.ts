@@ -50,12 +50,20 @@ export interface ThreeDemoHook {
   skeleton: { jumps(): number; peakSinceJump(kind: 'none' | 'crossfade' | 'inertialized'): number };
   /** The skinned crowd. */
   crowd: {
-    /** What computes the skinning matrices: one SkeletonBatch, or three's own updates. */
+    /** What runs the animation frame: the library's pipeline ('batch'), or three's own updates. */
     path(): 'batch' | 'three';
-    /** Frames each path computed the skinning matrices. */
+    /** Frames each path ran. */
     updates(path: 'batch' | 'three'): number;
-    /** ms per frame of each row (the median of the last frames). */
-    timings(): { animation: number; springs: number; skinning: number; render: number };
+    /** The running path's stages, in order (e.g. MixerBatch, InertializedMixerGroup, SkeletonBatch). */
+    stages(): string[];
+    /** The MixerBatch's tracks (sampled by its kernel, left to three); null on three's path. */
+    tracks(): { kernel: number; three: number } | null;
+    /** Clips per character. */
+    clips(): number;
+    /** Cross-fades started since the page opened. */
+    crossFades(): number;
+    /** ms per frame of each row (the median of the last frames; sampling NaN where it cannot be told apart). */
+    timings(): { sampling: number; inertialization: number; springs: number; scene: number; skinning: number; render: number };
     /** ms of the skinning row per path that ran: 'three.js', 'SkeletonBatch (simd)', 'SkeletonBatch (js)'. */
     skinningMs(): Record<string, number>;
     /** Character c's skinning matrix of bone b, as the renderer reads it (16 floats). */

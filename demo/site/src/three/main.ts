@@ -1,5 +1,5 @@
-// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd of skinned characters (InertializedMixerGroup,
-// SkeletonBatch or three's own skinning, zero-copy spot springs), a spring-following camera (synchronous helpers) and a crowd of three-vrm
+// The 3D page: the skeleton panel (no blending, crossFadeTo, InertializedMixer), a crowd of skinned characters (MixerBatch →
+// InertializedMixerGroup → SkeletonBatch or three's own updates, random cross-fades, zero-copy spot springs), a spring-following camera (synchronous helpers) and a crowd of three-vrm
 // avatars' spring bones (three-vrm or SpringBones), each with its code shown.
 import '../common/style.css';
 import { markReady, showError, slider } from '../common/page.js';
@@ -86,9 +86,9 @@ async function main(): Promise<void> {
   );
   select(
     'crowd-skinning',
-    'skinning matrices by',
+    'animation frame by',
     [
-      ['batch', 'SkeletonBatch (one call)'],
+      ['batch', 'MixerBatch → group → SkeletonBatch'],
       ['three', "three.js's own updates"],
     ],
     crowd.skinningPath,
@@ -142,6 +142,10 @@ async function main(): Promise<void> {
     crowd: {
       path: () => crowd.skinningPath,
       updates: (path) => crowd.updates[path],
+      stages: () => crowd.stages,
+      tracks: () => crowd.tracks,
+      clips: () => crowd.clipCount,
+      crossFades: () => crowd.crossFades,
       timings: () => crowd.timings,
       skinningMs: () => crowd.skinningMs,
       boneMatrix: (c, b) => crowd.boneMatrix(c, b),
@@ -170,16 +174,20 @@ async function main(): Promise<void> {
         jumpRequested = false;
         const t = crowd.timings;
         const label = crowd.threads > 1 ? `${running} ×${crowd.threads}` : running;
-        perBackend[label] = t.animation + t.springs + t.skinning;
-        const ms = (v: number) => `${v.toFixed(2)} ms`;
+        perBackend[label] = t.sampling + t.inertialization + t.springs + t.skinning;
+        const ms = (v: number) => (Number.isNaN(v) ? '–' : `${v.toFixed(2)} ms`);
         const paths = Object.entries(crowd.skinningMs);
         const three = crowd.skinningMs['three.js'];
         const fastest = Math.min(...paths.map(([, v]) => v));
+        const library = crowd.skinningPath === 'batch';
         crowdStats.textContent =
-          `${count.toLocaleString('en')} skinned characters × ${crowd.bones} bones, '${label}' backend, skinning by ${crowd.pathLabel()} · ` +
-          `per frame: mixer + inertialization ${ms(t.animation)}, spot springs ${ms(t.springs)}, ` +
-          `skinning matrices ${ms(t.skinning)}, render ${ms(t.render)}` +
-          ` · solver work (mixers, inertialization, springs, skinning): ${Object.entries(perBackend)
+          `${count.toLocaleString('en')} skinned characters × ${crowd.bones} bones × ${crowd.clipCount} clips, '${label}' backend, ` +
+          `${crowd.crossFades.toLocaleString('en')} cross-fades, frame by ${crowd.stages.join(' → ')} · ` +
+          `per frame: sampling ${ms(t.sampling)} (${library ? 'MixerBatch.update, run by the group' : 'every mixer.update'}), ` +
+          `inertialization ${library ? ms(t.inertialization) : "– (none on three.js's path)"}` +
+          `${library ? " (the rest of the group's update)" : ''}, spot springs ${ms(t.springs)}, ` +
+          `skinning matrices ${ms(t.skinning)}, scene update ${ms(t.scene)}, render ${ms(t.render)}` +
+          ` · solver work (sampling, inertialization, springs, skinning): ${Object.entries(perBackend)
             .map(([b, v]) => `${b} ${ms(v)}`)
             .join(', ')}` +
           ` · skinning matrices by path: ${paths.map(([path, v]) => `${path} ${ms(v)}`).join(', ')}` +
