@@ -15,7 +15,7 @@ import { type GpuArray, GpuSolver } from '../webgpu/index.js';
 import type { GpuBufferLike } from '../backends/webgpu/gpu-types.js';
 import { checkArgumentCount, checkOptions, describe } from '../core/validate.js';
 import { checkDt } from '../core/dt.js';
-import { checkFree, checkHalflife, hold, release } from '../three/checks.js';
+import { checkFree, checkHalflife, checkInstanceOptions, hold, release } from '../three/checks.js';
 import { decompose } from '../three/instanced-springs.js';
 
 /**
@@ -162,10 +162,8 @@ export class GpuInstancedSprings {
     if (!(array instanceof Float32Array) || (mesh as { isInstancedMesh?: boolean }).isInstancedMesh !== true) {
       throw new TypeError(`${method}: mesh must be an InstancedMesh, got ${describe(mesh)}`);
     }
-    const { rotation = false, scale = false, halflife = 0.25 } = checkOptions(method, options, ['halflife', 'rotation', 'scale']);
-    if (typeof rotation !== 'boolean') throw new TypeError(`${method}: options.rotation must be a boolean, got ${describe(rotation)}`);
-    if (typeof scale !== 'boolean') throw new TypeError(`${method}: options.scale must be a boolean, got ${describe(scale)}`);
-    this.h = checkHalflife(method, 'options.halflife', halflife);
+    const { rotation, scale, halflife } = checkInstanceOptions(method, options);
+    this.h = halflife;
     checkFree(method, 'mesh', mesh);
     const count = mesh.count;
     if (count < 1) throw new RangeError(`${method}: mesh.count is ${count}; it must be at least 1`);

@@ -7,7 +7,7 @@
  */
 import type { Object3D } from 'three';
 import { SolverBase, type Solver } from '../api/solver.js';
-import { checkFloat32Number, checkNumber, describe } from '../core/validate.js';
+import { checkFloat32Number, checkNumber, checkOptions, describe } from '../core/validate.js';
 
 export { checkOptions, checkArgumentCount } from '../core/validate.js';
 
@@ -134,6 +134,22 @@ export function objectName(label: string, from: Object3D, object: Object3D, leaf
   }
   const start = o === null ? label : label + '.parent'.repeat(above.get(o)!);
   return [start, ...down].join(' > ');
+}
+
+/**
+ * The options of springing an InstancedMesh's instances (InstancedSprings, GpuInstancedSprings):
+ * halflife in s (default 0.25), rotation and scale booleans (default false); a TypeError or
+ * RangeError naming `method` and the option.
+ */
+export function checkInstanceOptions(method: string, options: object): { halflife: number; rotation: boolean; scale: boolean } {
+  const {
+    rotation = false,
+    scale = false,
+    halflife = 0.25,
+  } = checkOptions(method, options as Record<string, unknown>, ['halflife', 'rotation', 'scale']);
+  if (typeof rotation !== 'boolean') throw new TypeError(`${method}: options.rotation must be a boolean, got ${describe(rotation)}`);
+  if (typeof scale !== 'boolean') throw new TypeError(`${method}: options.scale must be a boolean, got ${describe(scale)}`);
+  return { halflife: checkHalflife(method, 'options.halflife', halflife), rotation, scale };
 }
 
 /** A halflife (s): a number, finite and ≥ 0 in float32 (as the kernels take it), or a TypeError/RangeError naming `name`. */

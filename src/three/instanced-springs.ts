@@ -14,7 +14,7 @@ import {
   checkArgumentCount,
   checkFree,
   checkHalflife,
-  checkOptions,
+  checkInstanceOptions,
   checkSolver,
   hold,
   holdSpan,
@@ -127,10 +127,8 @@ export class InstancedSprings<R extends boolean = false, S extends boolean = fal
     this.live = checkSolver(method, solver);
     const array = mesh?.instanceMatrix?.array;
     if (!(array instanceof Float32Array)) throw new TypeError(`${method}: mesh must be an InstancedMesh, got ${describe(mesh)}`);
-    const { rotation = false, scale = false, halflife = 0.25 } = checkOptions(method, options, ['halflife', 'rotation', 'scale']);
-    if (typeof rotation !== 'boolean') throw new TypeError(`${method}: options.rotation must be a boolean, got ${describe(rotation)}`);
-    if (typeof scale !== 'boolean') throw new TypeError(`${method}: options.scale must be a boolean, got ${describe(scale)}`);
-    this.h = checkHalflife(method, 'options.halflife', halflife);
+    const { rotation, scale, halflife } = checkInstanceOptions(method, options);
+    this.h = halflife;
     checkFree(method, 'mesh', mesh);
     const count = mesh.count;
     const alloc = (length: number) => {
