@@ -315,12 +315,17 @@ export class SkeletonBatch {
     this.rigs.push(rig);
     const functions = this.boneFunctions;
     for (const bone of skeleton.bones) {
-      bone.updateMatrixWorld = rig.roots.includes(bone) ? functions.rootMatrixWorld : functions.boneMatrixWorld;
+      bone.updateMatrixWorld = functions.boneMatrixWorld;
       bone.updateWorldMatrix = functions.worldMatrix;
     }
+    // a root's own function knows its rig (no lookup of the bone, which costs a cache miss a character)
+    rig.roots.forEach((root, r) => {
+      root.updateMatrixWorld = () => this.updateAttached(rig, r);
+    });
   }
 
   private detach(): void {
+    for (const rig of this.rigs) unwatch(rig);
     for (const { skeleton } of this.attached) {
       const copy = skeleton.boneMatrices ? new Float32Array(skeleton.boneMatrices) : null;
       skeleton.boneMatrices = copy;
@@ -339,16 +344,13 @@ export class SkeletonBatch {
   /**
    * The bones' matrix functions while attached (one set per batch, shared by its bones), three's
    * Object3D.updateMatrixWorld and updateWorldMatrix with the bone's local transform read from the
-   * source (what the kernel read at the last update), except that a root bone's updateMatrixWorld,
-   * which the renderer's scene.updateMatrixWorld() calls, computes only the bones that objects hang
-   * from and updates those objects (docs/DECISIONS.md, "Bones off three's traversal").
+   * source (what the kernel read at the last update). A root bone's updateMatrixWorld, which the
+   * renderer's scene.updateMatrixWorld() calls, is its own (attach): it computes only the bones that
+   * objects hang from and updates those objects (docs/DECISIONS.md, "Bones off three's traversal").
    */
   private readonly boneFunctions = (() => {
     const batch = this;
     return {
-      rootMatrixWorld(this: Bone): void {
-        batch.updateAttached(this);
-      },
       boneMatrixWorld(this: Bone): void {
         // three's: its matrices (matrixAutoUpdate: always recomputed), then its children, forced
         batch.composeBone(this);
@@ -401,11 +403,8 @@ export class SkeletonBatch {
    * again when a bone's children changed), each after the bones it hangs from, forced as three
    * forces the children of a bone (whose matrix it always recomputes).
    */
-  private updateAttached(root: Bone): void {
-    const i = this.where.get(root)!;
-    const rig = this.rigs[(i - (i % this.bones)) / this.bones]!;
+  private updateAttached(rig: Rig, r: number): void {
     if (rigChanged(rig)) findAttached(rig);
-    const r = rig.roots.indexOf(root);
     const path = rig.paths[r]!;
     for (let j = 0; j < path.length; j++) this.composeBone(path[j]!);
     const attached = rig.attached[r]!;
@@ -432,10 +431,11 @@ export class SkeletonBatch {
 
 /** One mesh's bones as three's traversal meets them: its root bones, and under each the objects attached to its bones. */
 interface Rig {
-  /** The mesh's bones, processing order, each one's children array (three never replaces it) and its length when last looked at. */
+  /** The mesh's bones, processing order. */
   bones: readonly Bone[];
-  childArrays: readonly Object3D[][];
-  children: number[];
+  /** Set by the bones' `childadded` and `childremoved` events (the listener) since findAttached. */
+  changed: boolean;
+  listener: () => void;
   roots: Bone[];
   /** Per root: the objects attached under its bones (children of a bone that are not bones of the skeleton), and the bone each hangs from. */
   attached: Object3D[][];
@@ -447,16 +447,30 @@ interface Rig {
 function newRig(bones: readonly Bone[]): Rig {
   const set = new Set<Object3D>(bones);
   const roots = bones.filter((bone) => !set.has(bone.parent as Object3D));
-  const rig: Rig = { bones, childArrays: bones.map((bone) => bone.children), children: [], roots, attached: [], parents: [], paths: [] };
+  const rig: Rig = { bones, changed: false, listener: () => {}, roots, attached: [], parents: [], paths: [] };
+  rig.listener = () => {
+    rig.changed = true;
+  };
+  // three's add, attach, remove, removeFromParent and clear fire these on the parent (docs/DECISIONS.md, "Bones off three's traversal")
+  for (const bone of bones) {
+    bone.addEventListener('childadded', rig.listener);
+    bone.addEventListener('childremoved', rig.listener);
+  }
   findAttached(rig);
   return rig;
 }
 
+/** The rig's bones no longer tell it of their children. */
+function unwatch(rig: Rig): void {
+  for (const bone of rig.bones) {
+    bone.removeEventListener('childadded', rig.listener);
+    bone.removeEventListener('childremoved', rig.listener);
+  }
+}
+
 /** Whether a bone's children changed since findAttached (an object attached or removed). */
 function rigChanged(rig: Rig): boolean {
-  // (the arrays, not bone.children: a bone with own functions is read through a slower, megamorphic lookup)
-  const { childArrays, children } = rig;
-  for (let k = 0; k < childArrays.length; k++) if (childArrays[k]!.length !== children[k]) return true;
+  if (rig.changed) return true;
   for (let r = 0; r < rig.attached.length; r++) {
     const attached = rig.attached[r]!,
       parents = rig.parents[r]!;
@@ -468,7 +482,7 @@ function rigChanged(rig: Rig): boolean {
 /** The objects attached under each root's bones, in three's traversal order, and the bones to compute first. */
 function findAttached(rig: Rig): void {
   const set = new Set<Object3D>(rig.bones);
-  rig.children = rig.bones.map((bone) => bone.children.length);
+  rig.changed = false;
   rig.attached = [];
   rig.parents = [];
   rig.paths = [];
