@@ -223,6 +223,8 @@ export class MixerBatch implements PoseSource {
   /** The bones a SkeletonBatch reads from this batch's buffers (their position, quaternion and scale not written), or null. */
   private claimed: ReadonlySet<Object3D> | null = null;
   private layoutVersion = 0;
+  /** Bumped at each update and activation change: a SkeletonBatch reading the buffers reads them again before a bone's world matrix. */
+  private poseChanges = 0;
   private disposed = false;
 
   /**
@@ -357,6 +359,7 @@ export class MixerBatch implements PoseSource {
   /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
   private advance(from: number, to: number, dt: number): void {
     if (this.relayout) this.layout('MixerBatch.update', true);
+    this.poseChanges++;
     const a = this.arrays!;
     const ints = a.actionInts;
     const floats = a.actionFloats;
@@ -500,7 +503,12 @@ export class MixerBatch implements PoseSource {
         `${method}: ${name} has ${this.mixers.length} mixers for ${request.bones.length} meshes; mixer m must animate mesh m`,
       );
     this.claimed = new Set(request.bones.flat());
-    const state = (): PoseState => ({ version: this.layoutVersion, blocks: this.arrays!.blocks, entries: this.entries });
+    const state = (): PoseState => ({
+      version: this.layoutVersion,
+      changes: this.poseChanges,
+      blocks: this.arrays!.blocks,
+      entries: this.entries,
+    });
     const release = (): void => {
       this.claimed = null;
       for (const e of this.entries) e.skip.fill(0);
@@ -707,6 +715,7 @@ export class MixerBatch implements PoseSource {
       e.unwrap = wrapMixer(
         mixer,
         (action, before) => {
+          this.poseChanges++;
           if (!e.actions.has(action)) {
             e.stale = true;
             this.relayout = true;

@@ -16,6 +16,7 @@ import {
   LoopRepeat,
   type Group,
   Object3D,
+  Quaternion,
   Scene,
   Vector3,
   VectorKeyframeTrack,
@@ -359,6 +360,62 @@ describe.each(SOLVERS)("bones off three's traversal, %s", (name) => {
         expect(worldDifference(attachedOurs, attachedTheirs)).toBeNull();
       }
       batch.dispose();
+    },
+  );
+});
+
+/** The world position and quaternion of `object`, as numbers. */
+const whereIs = (object: Object3D): number[] => [
+  ...object.getWorldPosition(new Vector3()).toArray(),
+  ...object.getWorldQuaternion(new Quaternion()).toArray(),
+];
+
+describe.each(SOLVERS)('bones asked between updates, %s (found by test/three/skeleton-batch-pipeline.app-loops.test.ts)', (name) => {
+  it.each(['objects', 'MixerBatch'] as const)(
+    "the %s source: a bone or attached object asked after the sampler's update and before the SkeletonBatch's is where three has it",
+    (source) => {
+      // found by the app-loop fuzz on every backend (its first version, seeds 20259611-20259614): getWorldPosition of a bone
+      // between the sampler's update and skins.update answered the pose of the last skins.update (or zeros, before the
+      // first), as did an object attached under a bone then (Object3D.attach reads the bone's world matrix)
+      const solver = solvers[name]!;
+      const ours = crowd(3, 4),
+        theirs = crowd(3, 4);
+      for (const c of [ours, theirs]) for (const mixer of c.mixers) mixer.clipAction(c.clips[0]!).play();
+      const batch = new MixerBatch(solver, ours.mixers);
+      const skins = new SkeletonBatch(solver, ours.meshes, source === 'objects' ? {} : { source: batch });
+      const bone = (c: Crowd, m: number, name: string): Object3D => c.meshes[m]!.skeleton.bones.find((b) => b.name === name)!;
+      const cups: Object3D[] = [];
+      try {
+        for (let f = 0; f < 6; f++) {
+          for (const mixer of theirs.mixers) mixer.update(1 / 50);
+          batch.update(1 / 50);
+          expect(whereIs(bone(ours, 1, 'rforearm')), `frame ${f}`).toEqual(whereIs(bone(theirs, 1, 'rforearm')));
+          if (f === 2) {
+            // a jump in time (three writes the bones at once), then an object attached to a hand
+            for (const c of [ours, theirs]) {
+              c.mixers[2]!.setTime(1.7);
+              const cup = new Object3D();
+              cup.position.set(1, 2, 3);
+              c.scene.add(cup);
+              bone(c, 2, 'lhand').attach(cup);
+              cups.push(cup);
+            }
+            expect(whereIs(cups[0]!)).toEqual(whereIs(cups[1]!));
+          }
+          if (f === 4) {
+            // an action stopped: three gives its bones their original values at once
+            for (const c of [ours, theirs]) c.mixers[0]!.existingAction(c.clips[0]!)!.stop();
+            expect(whereIs(bone(ours, 0, 'lshin'))).toEqual(whereIs(bone(theirs, 0, 'lshin')));
+          }
+          skins.update();
+          expect(firstDifference(ours.meshes, threeFrame(theirs)), `frame ${f}`).toBeNull();
+          ours.scene.updateMatrixWorld();
+          if (cups.length > 0) expect(worldDifference([cups[0]!], [cups[1]!]), `frame ${f}, the cup`).toBeNull();
+        }
+      } finally {
+        skins.dispose();
+        batch.dispose();
+      }
     },
   );
 });
