@@ -306,7 +306,10 @@ export class InertializedMixerGroup implements PoseSource {
         if (!open) return;
         open = false;
         release([this]);
-        if (!this.solver.isDisposed()) this.objectWrites = true;
+        if (this.solver.isDisposed()) return;
+        this.objectWrites = true;
+        // the objects get the output they would hold had the group written them all along (three reads them from now on)
+        if (!this.disposed) for (let m = 0; m < this.mixers.length; m++) this.writeObjects(m);
       },
     };
   }

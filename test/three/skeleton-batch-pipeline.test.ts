@@ -418,4 +418,41 @@ describe.each(SOLVERS)('bones asked between updates, %s (found by test/three/ske
       }
     },
   );
+
+  it("an InertializedMixerGroup source: once the SkeletonBatch is disposed, the bones hold the group's output, as three's twin", () => {
+    // found while reviewing the fuzz's rebuilds (and by the fuzz since it pauses actions): after the SkeletonBatch's dispose,
+    // the bones kept the pose of the moment it attached (the group writes no object while read); a paused character's
+    // (three writes no value that did not change) kept it for good
+    const solver = solvers[name]!;
+    const ours = crowd(3, 6),
+      theirs = crowd(3, 6);
+    for (const c of [ours, theirs]) for (const mixer of c.mixers) mixer.clipAction(c.clips[0]!).play();
+    const batch = new MixerBatch(solver, ours.mixers);
+    const group = new InertializedMixerGroup(solver, batch, { halflife: 0.1 });
+    const twin = new InertializedMixerGroup(solver, theirs.mixers, { halflife: 0.1 });
+    const skins = new SkeletonBatch(solver, ours.meshes, { source: group });
+    try {
+      for (let f = 0; f < 5; f++) {
+        group.update(1 / 40);
+        twin.update(1 / 40);
+        skins.update();
+        expect(firstDifference(ours.meshes, threeFrame(theirs)), `frame ${f}`).toBeNull();
+      }
+    } finally {
+      skins.dispose();
+    }
+    expect(transforms(ours)).toEqual(transforms(theirs));
+    group.dispose();
+    twin.dispose();
+    batch.dispose();
+    // three alone from now on; a paused character's bones are not written again
+    for (const c of [ours, theirs]) c.mixers[1]!.existingAction(c.clips[0]!)!.paused = true;
+    for (let f = 0; f < 3; f++) {
+      for (const c of [ours, theirs]) for (const mixer of c.mixers) mixer.update(1 / 40);
+      const expected = threeFrame(theirs);
+      threeFrame(ours); // ours: three's own path now
+      expect(firstDifference(ours.meshes, expected), `three alone, frame ${f}`).toBeNull();
+      expect(transforms(ours)).toEqual(transforms(theirs));
+    }
+  });
 });
