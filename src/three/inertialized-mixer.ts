@@ -352,6 +352,7 @@ export class InertializedMixerGroup implements PoseSource {
       throw new RangeError(`${method}: ${name} is not one of this group's mixers`);
     });
     this.checkBindings(method);
+    this.batch?.layOutIfChanged(method);
     for (const m of indices) this.transitionOne(method, m);
   }
 
@@ -372,6 +373,8 @@ export class InertializedMixerGroup implements PoseSource {
     this.solver.checkLive(method);
     checkDt(this.solver, method, dt);
     this.checkBindings(method);
+    // a track the batch refuses (an action played since its layout) throws here, before the group changes anything
+    this.batch?.layOutIfChanged(method);
     const { input, output } = this;
     this.prevX.set(input.positions);
     this.prevQ.set(input.rotations);

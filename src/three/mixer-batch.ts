@@ -450,6 +450,16 @@ export class MixerBatch implements PoseSource {
     }
   }
 
+  /**
+   * Lays out again now if actions or bindings were added or removed since the last layout: a reader
+   * (an InertializedMixerGroup) calls it before changing its own state, so that a bad track is a
+   * RangeError naming `method` with nothing changed. @internal
+   */
+  layOutIfChanged(method: string): void {
+    this.checkUsable(method);
+    if (this.relayout) this.layout(method, true);
+  }
+
   /** The layout's number: a reader's cached {@link MixerBatch.bufferOf} views hold until it changes. @internal */
   get version(): number {
     return this.layoutVersion;
@@ -475,8 +485,10 @@ export class MixerBatch implements PoseSource {
    */
   readBy(method: string, reader: object | null): void {
     if (reader === null) {
+      // laid out again (its fast writes back) at the next update: the group's dispose does not throw for a bad track
+      // played since the last layout, which that update refuses
       this.reader = null;
-      if (!this.disposed && !this.solver.isDisposed()) this.layout(method, true);
+      this.relayout = true;
       return;
     }
     this.checkUnread(method);
