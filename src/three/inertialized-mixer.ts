@@ -306,7 +306,10 @@ export class InertializedMixerGroup implements PoseSource {
         if (!open) return;
         open = false;
         release([this]);
-        if (!this.solver.isDisposed()) this.objectWrites = true;
+        if (this.solver.isDisposed()) return;
+        this.objectWrites = true;
+        // the objects get the output they would hold had the group written them all along (three reads them from now on)
+        if (!this.disposed) for (let m = 0; m < this.mixers.length; m++) this.writeObjects(m);
       },
     };
   }
@@ -349,6 +352,7 @@ export class InertializedMixerGroup implements PoseSource {
       throw new RangeError(`${method}: ${name} is not one of this group's mixers`);
     });
     this.checkBindings(method);
+    this.batch?.layOutIfChanged(method);
     for (const m of indices) this.transitionOne(method, m);
   }
 
@@ -369,6 +373,8 @@ export class InertializedMixerGroup implements PoseSource {
     this.solver.checkLive(method);
     checkDt(this.solver, method, dt);
     this.checkBindings(method);
+    // a track the batch refuses (an action played since its layout) throws here, before the group changes anything
+    this.batch?.layOutIfChanged(method);
     const { input, output } = this;
     this.prevX.set(input.positions);
     this.prevQ.set(input.rotations);

@@ -223,6 +223,8 @@ export class MixerBatch implements PoseSource {
   /** The bones a SkeletonBatch reads from this batch's buffers (their position, quaternion and scale not written), or null. */
   private claimed: ReadonlySet<Object3D> | null = null;
   private layoutVersion = 0;
+  /** Bumped at each update and activation change: a SkeletonBatch reading the buffers reads them again before a bone's world matrix. */
+  private poseChanges = 0;
   private disposed = false;
 
   /**
@@ -357,6 +359,7 @@ export class MixerBatch implements PoseSource {
   /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
   private advance(from: number, to: number, dt: number): void {
     if (this.relayout) this.layout('MixerBatch.update', true);
+    this.poseChanges++;
     const a = this.arrays!;
     const ints = a.actionInts;
     const floats = a.actionFloats;
@@ -447,6 +450,16 @@ export class MixerBatch implements PoseSource {
     }
   }
 
+  /**
+   * Lays out again now if actions or bindings were added or removed since the last layout: a reader
+   * (an InertializedMixerGroup) calls it before changing its own state, so that a bad track is a
+   * RangeError naming `method` with nothing changed. @internal
+   */
+  layOutIfChanged(method: string): void {
+    this.checkUsable(method);
+    if (this.relayout) this.layout(method, true);
+  }
+
   /** The layout's number: a reader's cached {@link MixerBatch.bufferOf} views hold until it changes. @internal */
   get version(): number {
     return this.layoutVersion;
@@ -472,8 +485,10 @@ export class MixerBatch implements PoseSource {
    */
   readBy(method: string, reader: object | null): void {
     if (reader === null) {
+      // laid out again (its fast writes back) at the next update: the group's dispose does not throw for a bad track
+      // played since the last layout, which that update refuses
       this.reader = null;
-      if (!this.disposed && !this.solver.isDisposed()) this.layout(method, true);
+      this.relayout = true;
       return;
     }
     this.checkUnread(method);
@@ -500,7 +515,12 @@ export class MixerBatch implements PoseSource {
         `${method}: ${name} has ${this.mixers.length} mixers for ${request.bones.length} meshes; mixer m must animate mesh m`,
       );
     this.claimed = new Set(request.bones.flat());
-    const state = (): PoseState => ({ version: this.layoutVersion, blocks: this.arrays!.blocks, entries: this.entries });
+    const state = (): PoseState => ({
+      version: this.layoutVersion,
+      changes: this.poseChanges,
+      blocks: this.arrays!.blocks,
+      entries: this.entries,
+    });
     const release = (): void => {
       this.claimed = null;
       for (const e of this.entries) e.skip.fill(0);
@@ -707,6 +727,7 @@ export class MixerBatch implements PoseSource {
       e.unwrap = wrapMixer(
         mixer,
         (action, before) => {
+          this.poseChanges++;
           if (!e.actions.has(action)) {
             e.stale = true;
             this.relayout = true;

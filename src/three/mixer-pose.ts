@@ -36,6 +36,8 @@ export interface PoseEntry {
 export interface PoseState {
   /** The layout's number: the plan holds until it changes. */
   version: number;
+  /** Bumped when the pose may have changed (an update of any mixer, an action started or stopped): sync() reads again. */
+  changes: number;
   blocks: Float64Array;
   entries: readonly PoseEntry[];
 }
@@ -67,6 +69,8 @@ export class MixerPose implements PoseReader {
   readonly slots: readonly number[];
   private readonly arrays: Float64Array[];
   private version = -1;
+  /** The batch's `changes` at the last read. */
+  private changes = -1;
   /** Per mesh, its elements read at each update: [first[m], first[m + 1]). */
   private first = new Int32Array(0);
   /** Per element: which array (0 positions, 1 rotations, 2 scales), its first float there, the kernel-taken PropertyMixer (index in its entry, −1: none) and its buffer's first float. */
@@ -98,6 +102,7 @@ export class MixerPose implements PoseReader {
   read(method: string): void {
     const st = this.state();
     if (st.version !== this.version) this.plan(method, st);
+    this.changes = st.changes;
     const { blocks, entries } = st;
     const [P, R, S] = this.arrays as [Float64Array, Float64Array, Float64Array];
     const { first, kind, dst, index, base, objects } = this;
@@ -141,6 +146,12 @@ export class MixerPose implements PoseReader {
       }
     }
     if (check !== 0) throwNonFinite(method, this.request.solver, this.request, this.request.meshes, this.arrays, this.stride);
+  }
+
+  /** A bone's world matrix asked between updates: the pose read again if the batch changed it since the last read. */
+  sync(method: string): void {
+    const st = this.state();
+    if (st.version !== this.version || st.changes !== this.changes) this.read(method);
   }
 
   /** Reads again the bone properties no mixer animates (after the user changed them). */

@@ -43,6 +43,13 @@ export interface PoseReader {
   slots: readonly number[];
   /** Brings the arrays up to date before a kernel call (a RangeError or TypeError naming `method`; nothing written then). */
   read(method: string): void;
+  /**
+   * Before a bone's world matrix is computed between updates (getWorldPosition, the renderer's
+   * traversal of an attached object): read() again if the source's pose changed since the last
+   * read. None: the arrays always hold the source's current pose (a group's output), or the batch
+   * reads the bones themselves (the objects source).
+   */
+  sync?(method: string): void;
   /** SkeletonBatch.refresh(): read again what is read once (bones the source does not animate). */
   refresh?(method: string): void;
   /** The source gives the bones back (writes them again, where it had stopped). */

@@ -3,13 +3,13 @@
  * the root bones hang from) and the objects above it that belong to this mesh alone, up to the
  * same number of levels for every mesh, are composed in the skeleton kernel from their position,
  * quaternion and scale, read at each update (the root chain: src/reference/skeleton.ts). The object
- * above them (the scene, a group the crowd shares: the top) and its ancestors are brought up to
- * date once each, as three's `scene.updateMatrixWorld()` does, and the top's matrixWorld tops the
- * chain. The root matrices then equal those of the renderer's `scene.updateMatrixWorld()`, without
+ * above them (the scene, a group the crowd shares: the top) and its ancestors get their world
+ * matrices computed once each, as three's `scene.updateMatrixWorld()` will compute them (without
+ * writing them: three does at its traversal), and the top's tops the chain. The root matrices then equal those of the renderer's `scene.updateMatrixWorld()`, without
  * its matrix updates of a few objects per mesh (docs/DECISIONS.md, "Skeleton batches").
  * @internal
  */
-import type { Object3D } from 'three';
+import { Matrix4, type Object3D } from 'three';
 import type { SolverBase } from '../api/solver.js';
 import { firstNonFinite, float64Array } from '../api/skeleton-kernel.js';
 import type { SkeletonArrays } from '../reference/skeleton.js';
@@ -24,6 +24,8 @@ interface Plan {
   /** The tops and their ancestors, each once, parents first, and the index of each one's parent there (−1: none). */
   above: Object3D[];
   aboveParents: number[];
+  /** Per mesh, its top's index there (−1: none). */
+  topIndices: number[];
   /** No mesh has a top: the first matrix of each chain is its own world matrix. */
   parentless: boolean;
 }
@@ -38,6 +40,9 @@ export class RootChains {
   private chain: Float32Array | null = null;
   /** Per object above the chains, whether its descendants must recompute their matrixWorld (three's `force`). */
   private readonly forces: boolean[] = [];
+  /** Per object above the chains, the world matrix three's traversal will give it; and a scratch local matrix. */
+  private readonly worlds: Matrix4[] = [];
+  private readonly local = new Matrix4();
 
   constructor(
     private readonly solver: SolverBase,
@@ -67,7 +72,7 @@ export class RootChains {
       const roots = this.roots;
       for (let m = 0; m < tops.length; m++) {
         const top = tops[m];
-        if (top) roots.set(top.matrixWorld.elements, 16 * m);
+        if (top) roots.set(this.worlds[this.plan.topIndices[m]!]!.elements, 16 * m);
         else for (let i = 0; i < 16; i++) roots[16 * m + i] = i % 5 === 0 ? 1 : 0; // (a mesh with no top among meshes with one)
       }
     }
@@ -120,26 +125,47 @@ export class RootChains {
   }
 
   /**
-   * The objects above the chains brought up to date, parents first, each as three's
-   * Object3D.updateMatrixWorld(force) does it, with the `force` its parent passes down (and not
+   * The world matrices the renderer's `scene.updateMatrixWorld()` will give the objects above the
+   * chains, parents first, each as three's Object3D.updateMatrixWorld(force) computes it (its matrix
+   * composed when matrixAutoUpdate, with the `force` its parent passes down; not
    * updateWorldMatrix(true, false), which passes none: an object whose matrix is set by hand would
-   * keep its matrixWorld when its parent moves, unlike in the renderer's scene.updateMatrixWorld()).
+   * keep its matrixWorld when its parent moves), into `worlds`, without writing the objects: three
+   * writes them at its traversal, and until then an app reading them (an `updateMatrixWorld()` of a
+   * subtree below) sees the values of three's last traversal, as without a SkeletonBatch.
    */
   private updateAbove(): void {
     const { above, aboveParents } = this.plan;
     const forces = this.forces;
+    const worlds = this.worlds;
+    while (worlds.length < above.length) worlds.push(new Matrix4());
+    const local = this.local;
     for (let i = 0; i < above.length; i++) {
       const o = above[i]!;
       const p = aboveParents[i]!;
+      const world = worlds[i]!;
       let force = p >= 0 && forces[p]!;
-      if (o.matrixAutoUpdate) o.updateMatrix();
-      if (o.matrixWorldNeedsUpdate || force) {
-        if (o.matrixWorldAutoUpdate) {
-          if (o.parent === null) o.matrixWorld.copy(o.matrix);
-          else o.matrixWorld.multiplyMatrices(o.parent.matrixWorld, o.matrix);
+      let matrix = o.matrix;
+      if (o.matrixAutoUpdate) {
+        // three's updateMatrix (which also flags matrixWorldNeedsUpdate), pivot included
+        matrix = local.compose(o.position, o.quaternion, o.scale);
+        const pivot = (o as { pivot?: { x: number; y: number; z: number } | null }).pivot;
+        if (pivot != null) {
+          const px = pivot.x,
+            py = pivot.y,
+            pz = pivot.z;
+          const te = matrix.elements;
+          te[12] += px - te[0]! * px - te[4]! * py - te[8]! * pz;
+          te[13] += py - te[1]! * px - te[5]! * py - te[9]! * pz;
+          te[14] += pz - te[2]! * px - te[6]! * py - te[10]! * pz;
         }
-        o.matrixWorldNeedsUpdate = false;
+      }
+      if (o.matrixAutoUpdate || o.matrixWorldNeedsUpdate || force) {
+        if (!o.matrixWorldAutoUpdate) world.copy(o.matrixWorld);
+        else if (o.parent === null) world.copy(matrix);
+        else world.multiplyMatrices(worlds[p]!, matrix);
         force = true;
+      } else {
+        world.copy(o.matrixWorld);
       }
       forces[i] = force;
     }
@@ -227,5 +253,6 @@ function planChains(rootParents: readonly (Object3D | null)[]): Plan {
     return above.length - 1;
   };
   for (const top of tops) if (top !== null) list(top);
-  return { levels, tops, above, aboveParents, parentless: above.length === 0 };
+  const topIndices = tops.map((top) => (top === null ? -1 : index.get(top)!));
+  return { levels, tops, above, aboveParents, topIndices, parentless: above.length === 0 };
 }

@@ -96,6 +96,8 @@ export class SkeletonBatch {
   private readonly ordered: Bone[][];
   /** The source's reader: the arrays the kernel reads, brought up to date at each update. */
   private readonly reader: PoseReader | null = null;
+  /** The bones' own objects are the source: a bone's world matrix between updates is composed from them, as three's. */
+  private readonly objectsSource: boolean;
   /** The matrices the root bones hang from. */
   private readonly chains: RootChains;
   /** The kernel's arrays (their root-chain fields rewritten by chains.read). */
@@ -176,6 +178,7 @@ export class SkeletonBatch {
         alloc,
         boneName: (m, bone) => boneName(this.meshes, m, bone),
       };
+      this.objectsSource = poseSource === null;
       this.reader = poseSource === null ? objectsPose(request) : poseSource[POSE_SOURCE](request);
       const { positions, rotations, scales, stride, slots } = this.reader;
       if (scales === null || slots.some((slot) => slot < 0)) {
@@ -353,12 +356,14 @@ export class SkeletonBatch {
     return {
       boneMatrixWorld(this: Bone): void {
         // three's: its matrices (matrixAutoUpdate: always recomputed), then its children, forced
+        batch.sync('Bone.updateMatrixWorld (in a SkeletonBatch)');
         batch.composeBone(this);
         const children = this.children;
         for (let i = 0, l = children.length; i < l; i++) children[i]!.updateMatrixWorld(true);
       },
       worldMatrix(this: Bone, updateParents?: boolean, updateChildren?: boolean): void {
         if (updateParents === true && this.parent !== null) this.parent.updateWorldMatrix(true, false);
+        batch.sync('Bone.updateWorldMatrix (in a SkeletonBatch)');
         batch.composeBone(this);
         if (updateChildren !== true) return;
         const children = this.children;
@@ -371,11 +376,30 @@ export class SkeletonBatch {
   private readonly local = { position: new Vector3(), quaternion: new Quaternion(), scale: new Vector3() };
 
   /**
+   * Before a bone's world matrix is computed between updates (getWorldPosition, an object attached
+   * under it, the renderer's traversal): the source's arrays brought up to date if the source
+   * changed since the last read (a MixerBatch updated or set in time after its last read: three's
+   * bone holds that pose at once).
+   */
+  private sync(method: string): void {
+    this.reader!.sync?.(method);
+  }
+
+  /**
    * Bone's matrix and matrixWorld as three's updateMatrix and updateMatrixWorld compute them
    * (Matrix4.compose, then multiplyMatrices with its parent's matrixWorld, or a copy without a
-   * parent), from its transform in the source's arrays.
+   * parent), from its transform as three's bone would hold it now: the bone's own position,
+   * quaternion and scale with the objects source (the arrays hold them as of the last update only),
+   * else the source's arrays (call sync first).
    */
   private composeBone(bone: Bone): void {
+    if (this.objectsSource) {
+      bone.matrix.compose(bone.position, bone.quaternion, bone.scale);
+      if (bone.parent === null) bone.matrixWorld.copy(bone.matrix);
+      else bone.matrixWorld.multiplyMatrices(bone.parent.matrixWorld, bone.matrix);
+      bone.matrixWorldNeedsUpdate = false;
+      return;
+    }
     const i = this.where.get(bone)!;
     const k = i % this.bones,
       m = (i - k) / this.bones;
@@ -406,6 +430,7 @@ export class SkeletonBatch {
   private updateAttached(rig: Rig, r: number): void {
     if (rigChanged(rig)) findAttached(rig);
     const path = rig.paths[r]!;
+    if (path.length > 0) this.sync('Bone.updateMatrixWorld (in a SkeletonBatch)');
     for (let j = 0; j < path.length; j++) this.composeBone(path[j]!);
     const attached = rig.attached[r]!;
     for (let j = 0; j < attached.length; j++) attached[j]!.updateMatrixWorld(true);

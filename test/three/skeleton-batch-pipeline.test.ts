@@ -14,8 +14,9 @@ import {
   AnimationClip,
   AnimationUtils,
   LoopRepeat,
-  type Group,
+  Group,
   Object3D,
+  Quaternion,
   Scene,
   Vector3,
   VectorKeyframeTrack,
@@ -361,4 +362,139 @@ describe.each(SOLVERS)("bones off three's traversal, %s", (name) => {
       batch.dispose();
     },
   );
+});
+
+/** The world position and quaternion of `object`, as numbers. */
+const whereIs = (object: Object3D): number[] => [
+  ...object.getWorldPosition(new Vector3()).toArray(),
+  ...object.getWorldQuaternion(new Quaternion()).toArray(),
+];
+
+describe.each(SOLVERS)('bones asked between updates, %s (found by test/three/skeleton-batch-pipeline.app-loops.test.ts)', (name) => {
+  it.each(['objects', 'MixerBatch'] as const)(
+    "the %s source: a bone or attached object asked after the sampler's update and before the SkeletonBatch's is where three has it",
+    (source) => {
+      // found by the app-loop fuzz on every backend (its first version, seeds 20259611-20259614): getWorldPosition of a bone
+      // between the sampler's update and skins.update answered the pose of the last skins.update (or zeros, before the
+      // first), as did an object attached under a bone then (Object3D.attach reads the bone's world matrix)
+      const solver = solvers[name]!;
+      const ours = crowd(3, 4),
+        theirs = crowd(3, 4);
+      for (const c of [ours, theirs]) for (const mixer of c.mixers) mixer.clipAction(c.clips[0]!).play();
+      const batch = new MixerBatch(solver, ours.mixers);
+      const skins = new SkeletonBatch(solver, ours.meshes, source === 'objects' ? {} : { source: batch });
+      const bone = (c: Crowd, m: number, name: string): Object3D => c.meshes[m]!.skeleton.bones.find((b) => b.name === name)!;
+      const cups: Object3D[] = [];
+      try {
+        for (let f = 0; f < 6; f++) {
+          for (const mixer of theirs.mixers) mixer.update(1 / 50);
+          batch.update(1 / 50);
+          expect(whereIs(bone(ours, 1, 'rforearm')), `frame ${f}`).toEqual(whereIs(bone(theirs, 1, 'rforearm')));
+          if (f === 2) {
+            // a jump in time (three writes the bones at once), then an object attached to a hand
+            for (const c of [ours, theirs]) {
+              c.mixers[2]!.setTime(1.7);
+              const cup = new Object3D();
+              cup.position.set(1, 2, 3);
+              c.scene.add(cup);
+              bone(c, 2, 'lhand').attach(cup);
+              cups.push(cup);
+            }
+            expect(whereIs(cups[0]!)).toEqual(whereIs(cups[1]!));
+          }
+          if (f === 4) {
+            // an action stopped: three gives its bones their original values at once
+            for (const c of [ours, theirs]) c.mixers[0]!.existingAction(c.clips[0]!)!.stop();
+            expect(whereIs(bone(ours, 0, 'lshin'))).toEqual(whereIs(bone(theirs, 0, 'lshin')));
+          }
+          skins.update();
+          expect(firstDifference(ours.meshes, threeFrame(theirs)), `frame ${f}`).toBeNull();
+          ours.scene.updateMatrixWorld();
+          if (cups.length > 0) expect(worldDifference([cups[0]!], [cups[1]!]), `frame ${f}, the cup`).toBeNull();
+        }
+      } finally {
+        skins.dispose();
+        batch.dispose();
+      }
+    },
+  );
+
+  it("an InertializedMixerGroup source: once the SkeletonBatch is disposed, the bones hold the group's output, as three's twin", () => {
+    // found while reviewing the fuzz's rebuilds (and by the fuzz since it pauses actions): after the SkeletonBatch's dispose,
+    // the bones kept the pose of the moment it attached (the group writes no object while read); a paused character's
+    // (three writes no value that did not change) kept it for good
+    const solver = solvers[name]!;
+    const ours = crowd(3, 6),
+      theirs = crowd(3, 6);
+    for (const c of [ours, theirs]) for (const mixer of c.mixers) mixer.clipAction(c.clips[0]!).play();
+    const batch = new MixerBatch(solver, ours.mixers);
+    const group = new InertializedMixerGroup(solver, batch, { halflife: 0.1 });
+    const twin = new InertializedMixerGroup(solver, theirs.mixers, { halflife: 0.1 });
+    const skins = new SkeletonBatch(solver, ours.meshes, { source: group });
+    try {
+      for (let f = 0; f < 5; f++) {
+        group.update(1 / 40);
+        twin.update(1 / 40);
+        skins.update();
+        expect(firstDifference(ours.meshes, threeFrame(theirs)), `frame ${f}`).toBeNull();
+      }
+    } finally {
+      skins.dispose();
+    }
+    expect(transforms(ours)).toEqual(transforms(theirs));
+    group.dispose();
+    twin.dispose();
+    batch.dispose();
+    // three alone from now on; a paused character's bones are not written again
+    for (const c of [ours, theirs]) c.mixers[1]!.existingAction(c.clips[0]!)!.paused = true;
+    for (let f = 0; f < 3; f++) {
+      for (const c of [ours, theirs]) for (const mixer of c.mixers) mixer.update(1 / 40);
+      const expected = threeFrame(theirs);
+      threeFrame(ours); // ours: three's own path now
+      expect(firstDifference(ours.meshes, expected), `three alone, frame ${f}`).toBeNull();
+      expect(transforms(ours)).toEqual(transforms(theirs));
+    }
+  });
+
+  it("the objects above the crowd: the SkeletonBatch's update leaves their matrixWorld to three's traversal", () => {
+    // found by the app-loop fuzz (FUZZ_RUNS=1500, js, seed 20259613 path 42 of its version then), shrunk: the crowd's
+    // world group turned, then between skins.update() and the render a
+    // character's updateMatrixWorld(true) and its sword taken off: the update had brought the world group's matrixWorld up
+    // to date, three's was still the last render's, and the sword kept the difference
+    const solver = solvers[name]!;
+    const sides = [crowd(2, 1), crowd(2, 1)].map((c) => {
+      const world = new Group();
+      c.scene.add(world);
+      for (const g of c.groups) world.add(g);
+      for (const mixer of c.mixers) mixer.clipAction(c.clips[0]!).play();
+      const sword = new Object3D();
+      sword.position.set(2, -8, 1);
+      c.meshes[1]!.skeleton.bones[0]!.add(sword);
+      return { c, world, sword };
+    });
+    const [ours, theirs] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const skins = new SkeletonBatch(solver, ours.c.meshes);
+    try {
+      for (let f = 0; f < 4; f++) {
+        for (const { c, world } of sides) {
+          world.rotation.y += 0.1;
+          for (const mixer of c.mixers) mixer.update(1 / 60);
+        }
+        skins.update();
+        expect(worldDifference([ours.world], [theirs.world]), `frame ${f}, the world group`).toBeNull();
+        if (f === 2) {
+          for (const { c, sword } of sides) {
+            c.groups[1]!.updateMatrixWorld(true);
+            sword.removeFromParent();
+          }
+        }
+        const expected = threeFrame(theirs.c);
+        ours.c.scene.updateMatrixWorld();
+        expect(firstDifference(ours.c.meshes, expected), `frame ${f}`).toBeNull();
+        expect(worldDifference([ours.sword], [theirs.sword]), `frame ${f}, the sword`).toBeNull();
+      }
+    } finally {
+      skins.dispose();
+    }
+  });
 });
