@@ -707,6 +707,24 @@ declare namespace __AdaptedExports {
    */
   export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number): void;
   /**
+   * assembly/kernels/pose-gather/gatherPose
+   * @param rows `usize`
+   * @param nMixers `i32`
+   * @param accu `usize`
+   * @param accuStride `i32`
+   * @param elements `usize`
+   * @param seen `usize`
+   * @param active `usize`
+   * @param blocks `usize`
+   * @param positions `usize`
+   * @param rotations `usize`
+   * @param scales `usize`
+   * @param f32 `bool`
+   * @param missing `usize`
+   * @param flag `usize`
+   */
+  export function gatherPose(rows: number, nMixers: number, accu: number, accuStride: number, elements: number, seen: number, active: number, blocks: number, positions: number, rotations: number, scales: number, f32: boolean, missing: number, flag: number): void;
+  /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
    * @param v `usize`
@@ -820,6 +838,7 @@ export interface KernelParameterNames {
   springBonesStep: readonly ['setup', 'pose', 'state', 'out', 'ext', 'extPrev', 'extStep', 'extInv', 'colliders', 'colliderWorld', 'colliderList', 'centers', 'avatars', 'count', 'scratch', 'dt', 'alpha'];
   forwardKinematics: readonly ['parents', 'slots', 'targets', 'positions', 'rotations', 'scales', 'sourceStride', 'sourceF64', 'restPositions', 'restRotations', 'restScales', 'roots', 'chain', 'levels', 'parentless', 'inverseBind', 'world', 'worldStride', 'skin', 'skinStride', 'scratch', 'count', 'bones'];
   sampleMixers: readonly ['rows', 'nMixers', 'actionInts', 'actionFloats', 'recordInts', 'recordFloats', 'keys', 'blocks', 'applyInts', 'changed'];
+  gatherPose: readonly ['rows', 'nMixers', 'accu', 'accuStride', 'elements', 'seen', 'active', 'blocks', 'positions', 'rotations', 'scales', 'f32', 'missing', 'flag'];
   dataMovementFloor: readonly ['x', 'v', 'g', 'q', 'n', 'keep'];
   probeExp: readonly ['input', 'output', 'n'];
   probeSinCos: readonly ['input', 'sinOutput', 'cosOutput', 'n'];
