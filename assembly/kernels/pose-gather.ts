@@ -33,13 +33,14 @@ const ELEMENT_INTS: i32 = 4;
  * when f32, else float64). seen[e] (int32) becomes 1 when element e is in use; an element not in
  * use is copied from its original value when seen, skipped when not, or, with origIndex −1,
  * listed: missing[first + j] = e for its mixer's j-th such element, and flag (an int32) set to 1.
- * Mixers share nothing written: a threaded call splits by whole mixers.
+ * copied: the values in use are already in place (the sampler copied them, MixerBatch's output):
+ * only their `seen` is set. Mixers share nothing written: a threaded call splits by whole mixers.
  */
 export function gatherPose(
   rows: usize, nMixers: i32, accu: usize, accuStride: i32,
   elements: usize, seen: usize, active: usize, blocks: usize,
   positions: usize, rotations: usize, scales: usize, f32: bool,
-  missing: usize, flag: usize,
+  missing: usize, flag: usize, copied: bool,
 ): void {
   for (let m = 0; m < nMixers; m++) {
     const row = rows + (<usize>(ROW_INTS * m) << 2);
@@ -54,6 +55,7 @@ export function gatherPose(
       let region = accuIndex;
       if (load<u8>(active + <usize>apply) == 1) {
         sti(seen, e, 1);
+        if (copied) continue;
       } else if (orig < 0) {
         sti(missing, first + listed, e);
         listed++;

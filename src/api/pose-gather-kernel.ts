@@ -15,12 +15,17 @@ const MIN_CHUNK = 64;
 
 /**
  * Mixers `first` … `first + count − 1` gathered into `to` (its arrays in the same solver's memory,
- * float32 or float64 as `f32` says): (to, first, count) => void. On a threaded solver, a call of at
+ * float32 or float64 as `f32` says), the values in use left as they are when `copied` (MixerBatch's
+ * sampler wrote them there): (to, first, count, copied) => void. On a threaded solver, a call of at
  * least the kernel's split minimum (threads/thresholds.ts) is split by whole mixers, which share
  * nothing written.
  */
-export function gatherPoseCall(solver: Solver, a: GatherArrays, f32: boolean): (to: GatherTargets, first: number, count: number) => void {
-  if (solver.backend === 'js') return (to, first, count) => gatherPose(a, to, first, count);
+export function gatherPoseCall(
+  solver: Solver,
+  a: GatherArrays,
+  f32: boolean,
+): (to: GatherTargets, first: number, count: number, copied: boolean) => void {
+  if (solver.backend === 'js') return (to, first, count, copied) => gatherPose(a, to, first, count, copied);
   const ROW_BYTES = 4 * ROW_INTS;
   const ACCU_BYTES = 4 * a.accuStride;
   // (name, value, bytes a mixer: see threads/split.ts)
@@ -41,13 +46,15 @@ export function gatherPoseCall(solver: Solver, a: GatherArrays, f32: boolean): (
       ['f32', f32 ? 1 : 0, 0],
       ['missing', a.missing.byteOffset, 0],
       ['flag', a.flag.byteOffset, 0],
+      ['copied', 0, 0],
     ],
     { minChunk: MIN_CHUNK },
   );
-  const [rows, accu, positions, rotations, scales] = (['rows', 'accu', 'positions', 'rotations', 'scales'] as const).map((name) =>
-    kernel.index(name),
-  ) as [number, number, number, number, number];
-  return (to, first, count) => {
+  const [rows, accu, positions, rotations, scales, copiedArgument] = (
+    ['rows', 'accu', 'positions', 'rotations', 'scales', 'copied'] as const
+  ).map((name) => kernel.index(name)) as [number, number, number, number, number, number];
+  return (to, first, count, copied) => {
+    kernel.args[copiedArgument] = copied ? 1 : 0;
     kernel.args[rows] = a.rows.byteOffset + ROW_BYTES * first;
     kernel.args[accu] = a.accu.byteOffset + ACCU_BYTES * first;
     kernel.args[positions] = to.positions.byteOffset;

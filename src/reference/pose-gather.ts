@@ -18,6 +18,8 @@
  * - seen: per element, 1 once it has been in use (written);
  * - missing: per mixer, from its first element, the elements it listed (written); flag[0] = 1 when
  *   any mixer listed one.
+ * `copied`: the values in use are in place already (MixerBatch's sampler copied them, its output):
+ * only their `seen` is set.
  * @internal
  */
 import type { FloatArray } from './float-array.js';
@@ -55,7 +57,7 @@ export interface GatherTargets {
 }
 
 /** Mixers first … first + count − 1 gathered into `to` (a Float32Array target rounds as its store does). */
-export function gatherPose(a: GatherArrays, to: GatherTargets, first: number, count: number): void {
+export function gatherPose(a: GatherArrays, to: GatherTargets, first: number, count: number, copied: boolean): void {
   const { rows, accu, elements, seen, active, blocks, missing } = a;
   for (let m = first; m < first + count; m++) {
     const row = ROW_INTS * m;
@@ -75,6 +77,7 @@ export function gatherPose(a: GatherArrays, to: GatherTargets, first: number, co
       let region = accuIndex;
       if (active[apply] === 1) {
         seen[e] = 1;
+        if (copied) continue;
       } else if (orig < 0) {
         missing[start + listed] = e;
         listed++;

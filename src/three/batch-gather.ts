@@ -28,7 +28,7 @@ import {
 } from '../reference/pose-gather.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { originalRegion, type PropertyMixerLike, type TransformProperty } from './mixer-bindings.js';
-import { gatherArrays, type PoseState } from './mixer-pose.js';
+import { gatherArrays, type PoseOutputs, type PoseState } from './mixer-pose.js';
 
 /** Where one PropertyMixer's value goes in the group (the group's Destination). */
 export interface GatherDestination {
@@ -50,18 +50,21 @@ export class BatchGather {
   readonly unplanned: Uint8Array;
   private readonly owned: OwnedArrays;
   private readonly arrays: GatherArrays;
-  private readonly call: (to: GatherTargets, first: number, count: number) => void;
+  private readonly call: (to: GatherTargets, first: number, count: number, copied: boolean) => void;
   /** Each element's destination. */
   private readonly destinations: GatherDestination[] = [];
 
   /**
    * The plan for the batch's state `st`, from each mixer's bindings and their destinations (index
-   * for index), their `seen` taken over.
+   * for index), their `seen` taken over; the batch's sampler copies the values in use to `output`
+   * (the group's input) at each batch.update.
    */
   constructor(
     solver: SolverBase,
     st: PoseState,
     mixers: readonly { bindings: readonly PropertyMixerLike[]; dests: readonly GatherDestination[] }[],
+    private readonly outputs: PoseOutputs,
+    readonly output: GatherTargets,
   ) {
     this.version = st.version;
     const residual: number[] = [];
@@ -93,6 +96,7 @@ export class BatchGather {
     const count = planned.reduce((sum, held) => sum + held.length, 0);
     this.owned = new OwnedArrays(solver);
     const a = gatherArrays(this.owned, st, mixers.length, count);
+    const places = new Int32Array(3 * count);
     let e = 0;
     planned.forEach((held, m) => {
       const entry = st.entries[m]!;
@@ -101,6 +105,7 @@ export class BatchGather {
       for (const [pm, d, kk] of held) {
         const code = elementCode(KIND[d.kind!], originalRegion(pm));
         a.elements.set([entry.blocks[kk]! + 2, entry.firstApply + kk, d.at, code], ELEMENT_INTS * e);
+        places.set([entry.firstApply + kk, d.at, KIND[d.kind!]], 3 * e);
         a.seen[e] = d.seen ? 1 : 0;
         d.g = e;
         this.destinations.push(d);
@@ -110,11 +115,15 @@ export class BatchGather {
     this.arrays = a;
     this.residual = Int32Array.from(residual);
     this.call = gatherPoseCall(solver, a, true);
+    outputs.setOutput(output, places);
   }
 
-  /** Mixers first … first + count − 1: the values the plan holds, into `to` (solver memory, float32). */
+  /**
+   * Mixers first … first + count − 1: the values the plan holds, into `to` (solver memory, float32);
+   * into the output, those in use are there already when the batch's last update wrote them.
+   */
   run(to: GatherTargets, first: number, count: number): void {
-    this.call(to, first, count);
+    this.call(to, first, count, to === this.output && this.outputs.wrote(to));
   }
 
   /** Whether planned destination d has been in use (d.g ≥ 0). */

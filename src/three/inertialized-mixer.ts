@@ -534,9 +534,11 @@ export class InertializedMixerGroup implements PoseSource {
       plan?.dispose();
       this.plan = null;
       const mixers = this.mixers.map((_, m) => ({ bindings: this.internals[m]!._bindings, dests: this.syncBindings(method, m) }));
-      plan = this.plan = new BatchGather(this.solver, st, mixers);
+      const input = { positions: this.input.positions, rotations: this.input.rotations, scales: this.scales?.input ?? null };
+      plan = this.plan = new BatchGather(this.solver, st, mixers, batch, input);
     }
-    const targets = { positions: x, rotations: q, scales: s };
+    // (the input: the batch's sampler copies the values there at its update)
+    const targets = x === plan.output.positions ? plan.output : { positions: x, rotations: q, scales: s };
     const end = first + count;
     if (!st.anyDetached) {
       plan.run(targets, first, count);

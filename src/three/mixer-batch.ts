@@ -72,6 +72,7 @@ import {
   R_TIMES,
   R_VALUES,
   type MixerArrays,
+  type MixerOutput,
 } from '../reference/mixer-sampling.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { setQuaternionAndEuler } from './object-writes.js';
@@ -252,6 +253,15 @@ export class MixerBatch implements PoseSource {
   private anyDetached = false;
   /** Counts the changes of the mixers' actions and bindings (added or removed) and the layouts. */
   private structureCount = 0;
+  /**
+   * A reader's output (the arrays each in-use property copies its value to at batch.update), or null;
+   * the output the last kernel call wrote (null: none, or a mixer's own update since), and the
+   * count of in-use changes (`activations`) then.
+   */
+  private output: MixerOutput | null = null;
+  private wroteTo: MixerOutput | null = null;
+  private wroteAt = 0;
+  private activations = 0;
   private disposed = false;
 
   /**
@@ -330,7 +340,7 @@ export class MixerBatch implements PoseSource {
     const method = 'MixerBatch.update';
     this.checkUsable(method);
     checkDeltaTime(this, method, dt);
-    this.advance(0, this.entries.length, dt);
+    this.advance(0, this.entries.length, dt, true);
   }
 
   /**
@@ -383,8 +393,11 @@ export class MixerBatch implements PoseSource {
     this.solver.checkLive(method);
   }
 
-  /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
-  private advance(from: number, to: number, dt: number): void {
+  /**
+   * Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the
+   * kernel; `output`: the reader's output is written too (batch.update; not a mixer's own update).
+   */
+  private advance(from: number, to: number, dt: number, output: boolean): void {
     if (this.relayout) this.layout('MixerBatch.update', true);
     const a = this.arrays!;
     const ints = a.actionInts;
@@ -441,7 +454,10 @@ export class MixerBatch implements PoseSource {
       }
       rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
     }
+    a.output = output ? this.output : null;
     this.run(from, to - from);
+    this.wroteTo = a.output;
+    this.wroteAt = this.activations;
     if (!this.writeObjects) return;
     const blocks = a.blocks;
     const changed = a.changed;
@@ -514,6 +530,32 @@ export class MixerBatch implements PoseSource {
   }
 
   /**
+   * Makes `output` the reader's output for the current layout (null: none): at each batch.update,
+   * each kernel-taken property in use listed in `places` ([apply index, first float, array: 0
+   * positions, 1 rotations, 2 scales] triples) copies its value there as it is finished. A layout
+   * drops it (the reader makes it again with its plan).
+   * @internal
+   */
+  setOutput(output: MixerOutput | null, places: Int32Array): void {
+    const a = this.arrays!;
+    for (let p = 0; p < a.changed.length; p++) a.applyInts[APPLY_INTS * p + 3] = -1;
+    this.output = output;
+    this.wroteTo = null;
+    if (output === null) return;
+    for (let i = 0; i < places.length; i += 3) a.applyInts[APPLY_INTS * places[i]! + 3] = 4 * places[i + 1]! + places[i + 2]!;
+  }
+
+  /**
+   * Whether `output` holds the value of every property in use it lists, as of now: the last update
+   * was batch.update with it (not a mixer's own update), and no property came into or went out of
+   * use since (a reader then gathers them itself).
+   * @internal
+   */
+  wrote(output: MixerOutput): boolean {
+    return this.wroteTo === output && this.wroteAt === this.activations;
+  }
+
+  /**
    * A number that changes whenever an action or a binding of a mixer was added or removed, or the
    * batch laid out again: a reader that checks the mixers' bindings need not look while it stands.
    * @internal
@@ -561,6 +603,7 @@ export class MixerBatch implements PoseSource {
     const state = (): PoseState => this.poseState();
     const release = (): void => {
       this.claimed = null;
+      if (this.arrays !== null && !this.solver.isDisposed()) this.setOutput(null, new Int32Array(0));
       for (const e of this.entries) {
         e.skip.fill(0);
         e.written = writtenOf(e);
@@ -568,7 +611,7 @@ export class MixerBatch implements PoseSource {
     };
     try {
       this.layout(method, true);
-      return new MixerPose(request, state, release);
+      return new MixerPose(request, state, release, this);
     } catch (error) {
       release();
       throw error;
@@ -677,9 +720,15 @@ export class MixerBatch implements PoseSource {
       applyInts: int32View(alloc(APPLY_INTS * Math.max(1, nApplies))),
       changed: int32View(alloc(Math.max(1, nApplies))).subarray(0, nApplies),
       rows: int32View(alloc(ROW_INTS * plans.length)),
+      active: new Uint8Array(0),
+      output: null,
     };
     const flags = alloc(Math.max(1, Math.ceil(nApplies / 4)));
     const activeFlags = new Uint8Array(flags.buffer, flags.byteOffset, nApplies);
+    a.active = activeFlags;
+    // a reader's output is made for a layout: it makes it again for this one
+    this.output = null;
+    this.wroteTo = null;
     for (const [keys, at] of keyArrays) a.keys.set(keys, at);
     let record = 0,
       block = 0,
@@ -711,7 +760,7 @@ export class MixerBatch implements PoseSource {
         a.blocks[block] = pm.cumulativeWeight;
         a.blocks[block + 1] = pm.cumulativeWeightAdditive;
         a.blocks.set(pm.buffer, block + 2);
-        a.applyInts.set([block, size, mixKind(pm), 0], APPLY_INTS * apply);
+        a.applyInts.set([block, size, mixKind(pm), -1], APPLY_INTS * apply);
         block += blockLength(size);
         apply++;
       }
@@ -787,6 +836,7 @@ export class MixerBatch implements PoseSource {
             const k = e.index.get(pm);
             if (k === undefined || this.arrays === null) return;
             e.active[k] = pm.useCount > 0 ? 1 : 0;
+            this.activations++;
             // three saved the original state of a binding it activated (PropertyMixer.saveOriginalState)
             if (before[j] !== 0 || pm.useCount === 0) return;
             const b = e.blocks[k]!;
@@ -799,7 +849,7 @@ export class MixerBatch implements PoseSource {
           const method = 'AnimationMixer.update (in a MixerBatch)';
           this.checkUsable(method);
           checkDeltaTime(this, method, deltaTime);
-          this.advance(m, m + 1, deltaTime);
+          this.advance(m, m + 1, deltaTime, false);
         },
         () => {
           this.relayout = true;

@@ -38,6 +38,12 @@ export interface PoseEntry {
   detached: boolean;
 }
 
+/** A MixerBatch's output (its sampler copies the values in use to a reader's arrays): see MixerBatch.setOutput. */
+export interface PoseOutputs {
+  setOutput(output: GatherTargets | null, places: Int32Array): void;
+  wrote(output: GatherTargets): boolean;
+}
+
 /** What a reader sees of the batch at a read. */
 export interface PoseState {
   /** The layout's number: the plan holds until it changes. */
@@ -115,7 +121,7 @@ export class MixerPose implements PoseReader {
    */
   private readonly owned: OwnedArrays;
   private gather: GatherArrays | null = null;
-  private gatherCall: (to: GatherTargets, first: number, count: number) => void = () => {};
+  private gatherCall: (to: GatherTargets, first: number, count: number, copied: boolean) => void = () => {};
   private readonly targets: GatherTargets;
   private fromKernel = new Int32Array(0);
   private fromObject = new Int32Array(0);
@@ -127,6 +133,8 @@ export class MixerPose implements PoseReader {
     private readonly state: () => PoseState,
     /** The batch writes the bones again (after close has written the current pose). */
     private readonly release: () => void,
+    /** The batch's output (MixerBatch.setOutput, wrote): the values in use copied by its sampler. */
+    private readonly outputs: PoseOutputs,
   ) {
     const count = request.bones.length;
     this.stride = request.bones[0]!.length;
@@ -152,13 +160,15 @@ export class MixerPose implements PoseReader {
     const g = this.gather!;
     const entries = st.entries;
     // the values in the buffers: one kernel call (the mixers run through three's code this update read from their bones)
+    // (those in use already copied there by the batch's sampler, at its last update, unless something changed since)
     g.flag[0] = 0;
     let check = 0;
-    if (!st.anyDetached) this.gatherCall(this.targets, 0, entries.length);
+    const copied = this.outputs.wrote(this.targets);
+    if (!st.anyDetached) this.gatherCall(this.targets, 0, entries.length, copied);
     else
       for (let m = 0; m < entries.length; m++) {
         if (entries[m]!.detached) check += this.readMesh(m);
-        else this.gatherCall(this.targets, m, 1);
+        else this.gatherCall(this.targets, m, 1, copied);
       }
     // the others from the bones: properties left to three, and those not in use (listed by the kernel)
     const { fromObject, meshOf } = this;
@@ -269,17 +279,21 @@ export class MixerPose implements PoseReader {
       }
     this.owned.release();
     const g = gatherArrays(this.owned, st, count, fromKernel.length);
+    const places = new Int32Array(3 * fromKernel.length);
     let e = 0;
     for (let m = 0; m < count; m++) {
       g.rows[ROW_INTS * m] = e;
       for (let j = first[m]!; j < first[m + 1]!; j++) {
         if (index[j]! < 0) continue;
         const entry = st.entries[m]!;
-        g.elements.set([base[j]!, entry.firstApply + index[j]!, dst[j]!, elementCode(kind[j]!, -1)], ELEMENT_INTS * e);
+        const apply = entry.firstApply + index[j]!;
+        g.elements.set([base[j]!, apply, dst[j]!, elementCode(kind[j]!, -1)], ELEMENT_INTS * e);
+        places.set([apply, dst[j]!, kind[j]!], 3 * e);
         e++;
       }
       g.rows[ROW_INTS * m + 1] = e - g.rows[ROW_INTS * m]!;
     }
+    this.outputs.setOutput(this.targets, places);
     this.gather = g;
     this.gatherCall = gatherPoseCall(this.request.solver, g, false);
     this.fromKernel = Int32Array.from(fromKernel);
