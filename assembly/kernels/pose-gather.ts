@@ -8,8 +8,9 @@
 // consumer without that rule, the element listed for its caller to read from the object. The
 // layout is documented with the reference, src/reference/pose-gather.ts (indices there, byte
 // offsets of the same arrays here). Float64 to float32 is f32.demote_f64 (round to nearest even, as
-// a Float32Array store); float64 to float64 is copied as bits. Scalar: each element is 3 or 4
-// loads and stores from a scattered block; a SIMD path was measured (docs/DECISIONS.md).
+// a Float32Array store); float64 to float64 is copied as bits. Scalar: per element a few loads and
+// a branch, and, for a value not copied by the sampler already, 3 or 4 loads from a scattered block;
+// no SIMD path (docs/DECISIONS.md, "The pose in one pass").
 
 const ROW_INTS: i32 = 4;
 const ELEMENT_INTS: i32 = 4;
