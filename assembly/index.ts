@@ -23,6 +23,7 @@ export * from './kernels/instance-matrix';
 export * from './kernels/spring-bones';
 export * from './kernels/skeleton';
 export * from './kernels/mixer-sampling';
+export * from './kernels/pose-gather';
 
 // For the tests and the benchmark only: the maths probes and the data-movement floor.
 export * from './testing/floor';

@@ -5,14 +5,14 @@
 // src/backends/wasm/threads/thresholds.ts), the round-trip cost of a split call, and the memory
 // bandwidth of the uniform spring at 2^20 (docs/DECISIONS.md, "Threads"). The spring bones' kernel is
 // timed over 1 … 100 avatars of the vrm suite's crowd (its elements: about 25 µs each), the mixers' over 2 … 1,000
-// pirouettes of the mixer suite (about 2 µs each).
+// pirouettes of the mixer suite (about 2 µs each), the pose gather's over 256 … 10,000 of them.
 //   node bench/thresholds.js [--threads 2] [--rounds 7] [--passes 3] [--only poseInertialize]
 import { createSolver, ForwardKinematics, Inertializer, springStrided } from '../dist/index.js';
 import { instanceComposition, instanceTranslations } from '../dist/api/instance-matrices.js';
 import { SpringBones } from '../dist/vrm/index.js';
 import { buildCrowd } from '../test/fixtures/vrm-avatars.js';
 import { readFileSync } from 'node:fs';
-import { MixerBatch } from '../dist/three/index.js';
+import { InertializedMixerGroup, MixerBatch } from '../dist/three/index.js';
 import { buildSkinnedCrowd } from '../test/fixtures/skinned-crowd.js';
 import { mulberry32 } from '../tools/mulberry32.js';
 
@@ -213,6 +213,36 @@ const FAMILIES = [
       batch.update(DT);
       const run = /** @type {{ run: (first: number, count: number) => void }} */ (/** @type {unknown} */ (batch)).run;
       return { call: () => run(0, n), arrays: [], dispose: () => batch.dispose() };
+    },
+  },
+  {
+    family: "the pose gather alone (gatherPose; elements: mixers of the crowd suite's pirouettes, read by an InertializedMixerGroup)",
+    kernel: 'gatherPose',
+    sizes: [256, 512, 1000, 2048, 4096, 10000],
+    reps: (n) => Math.max(3, Math.round(200000 / n)),
+    make(s, n) {
+      const crowd = buildSkinnedCrowd(readFileSync(new URL('../data/pirouette.bvh', import.meta.url), 'utf8'), n, { seed: 26 });
+      for (const c of crowd.characters) c.mixer.update(DT);
+      const batch = new MixerBatch(
+        s,
+        crowd.characters.map((c) => c.mixer),
+      );
+      const group = new InertializedMixerGroup(s, batch, { halflife: 0.1 });
+      group.update(DT);
+      // the group's plan (private): its kernel call into the group's input
+      const internal =
+        /** @type {{ plan: { run: (to: unknown, first: number, count: number) => void }, input: { positions: Float32Array, rotations: Float32Array } }} */ (
+          /** @type {unknown} */ (group)
+        );
+      const to = { positions: internal.input.positions, rotations: internal.input.rotations, scales: null };
+      return {
+        call: () => internal.plan.run(to, 0, n),
+        arrays: [],
+        dispose: () => {
+          group.dispose();
+          batch.dispose();
+        },
+      };
     },
   },
 ];

@@ -336,21 +336,24 @@ function evaluate(rec: usize, recF: usize, keys: usize, b: usize, t: f64, ending
 
 /**
  * Mixers 0 … nMixers − 1 of `rows` (8 int32 a mixer: first action, action count, first apply, apply
- * count, accuIndex): each mixer's actions accumulated, then its properties finished. Mixers share
- * only the keys (read): a threaded call splits by whole mixers.
+ * count, accuIndex): each mixer's actions accumulated, then its properties finished; a property in
+ * use (active, a byte each) with an output copies its value to positions, rotations or scales
+ * (float32 when outF32, else float64; positions 0: no output this call). Mixers share only the keys (read): a threaded call splits by
+ * whole mixers.
  */
 export function sampleMixers(
   rows: usize, nMixers: i32,
   actionInts: usize, actionFloats: usize,
   recordInts: usize, recordFloats: usize, keys: usize, blocks: usize,
   applyInts: usize, changed: usize,
+  active: usize, positions: usize, rotations: usize, scales: usize, outF32: bool,
 ): void {
   for (let m = 0; m < nMixers; m++) {
     const row = rows + (<usize>(ROW_INTS * m) << 2);
     const firstAction = ldi(row, 0), nActions = ldi(row, 1), firstApply = ldi(row, 2), nApplies = ldi(row, 3);
     const accuIndex = ldi(row, 4);
     accumulateActions(actionInts, actionFloats, firstAction, nActions, recordInts, recordFloats, keys, blocks);
-    applyProperties(applyInts, firstApply, nApplies, accuIndex, blocks, changed);
+    applyProperties(applyInts, firstApply, nApplies, accuIndex, blocks, changed, active, positions, rotations, scales, outF32);
   }
 }
 
@@ -395,8 +398,14 @@ function accumulateActions(
   }
 }
 
-/** Properties first … first + count − 1 finished (PropertyMixer.apply), changed[p] = 1 where three would write. */
-function applyProperties(applyInts: usize, firstApply: i32, nApplies: i32, accuIndex: i32, b: usize, changed: usize): void {
+/**
+ * Properties first … first + count − 1 finished (PropertyMixer.apply), changed[p] = 1 where three would
+ * write; those in use with an output (applyInts' fourth field: 4 · place + array) copied there.
+ */
+function applyProperties(
+  applyInts: usize, firstApply: i32, nApplies: i32, accuIndex: i32, b: usize, changed: usize,
+  active: usize, positions: usize, rotations: usize, scales: usize, outF32: bool,
+): void {
   for (let p = firstApply; p < firstApply + nApplies; p++) {
     const app = applyInts + (<usize>(APPLY_INTS * p) << 2);
     const block = ldi(app, 0), stride = ldi(app, 1), kind = ldi(app, 2);
@@ -415,5 +424,18 @@ function applyProperties(applyInts: usize, firstApply: i32, nApplies: i32, accuI
       }
     }
     sti(changed, p, flag);
+    const output = ldi(app, 3);
+    if (output >= 0 && positions != 0 && load<u8>(active + <usize>p) == 1) {
+      const array = output & 3, at = output >> 2;
+      const out = array == 0 ? positions : array == 1 ? rotations : scales;
+      const from = b + (<usize>offset << 3);
+      if (outF32) {
+        const o = out + (<usize>at << 2);
+        for (let i = 0; i < stride; i++) store<f32>(o + (<usize>i << 2), <f32>load<f64>(from + (<usize>i << 3)));
+      } else {
+        const o = out + (<usize>at << 3);
+        for (let i = 0; i < stride; i++) store<i64>(o + (<usize>i << 3), load<i64>(from + (<usize>i << 3)));
+      }
+    }
   }
 }

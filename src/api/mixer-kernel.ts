@@ -38,12 +38,24 @@ export function sampleMixersCall(solver: Solver, a: MixerArrays): (first: number
       ['blocks', a.blocks.byteOffset, 0],
       ['applyInts', a.applyInts.byteOffset, 0],
       ['changed', a.changed.byteOffset, 0],
+      ['active', a.active.byteOffset, 0],
+      ['positions', 0, 0], // a.output's, set at each call
+      ['rotations', 0, 0],
+      ['scales', 0, 0],
+      ['outF32', 0, 0],
     ],
     { minChunk: MIN_CHUNK },
   );
-  const rows = kernel.index('rows');
+  const [rows, positions, rotations, scales, outF32] = (['rows', 'positions', 'rotations', 'scales', 'outF32'] as const).map((name) =>
+    kernel.index(name),
+  ) as [number, number, number, number, number];
   return (first, count) => {
+    const output = a.output;
     kernel.args[rows] = a.rows.byteOffset + ROW_BYTES * first;
+    kernel.args[positions] = output === null ? 0 : output.positions.byteOffset;
+    kernel.args[rotations] = output === null ? 0 : output.rotations.byteOffset;
+    kernel.args[scales] = output?.scales ? output.scales.byteOffset : 0;
+    kernel.args[outF32] = output !== null && output.positions instanceof Float32Array ? 1 : 0;
     kernel.run(count);
   };
 }

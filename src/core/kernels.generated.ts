@@ -704,8 +704,32 @@ declare namespace __AdaptedExports {
    * @param blocks `usize`
    * @param applyInts `usize`
    * @param changed `usize`
+   * @param active `usize`
+   * @param positions `usize`
+   * @param rotations `usize`
+   * @param scales `usize`
+   * @param outF32 `bool`
    */
-  export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number): void;
+  export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number, active: number, positions: number, rotations: number, scales: number, outF32: boolean): void;
+  /**
+   * assembly/kernels/pose-gather/gatherPose
+   * @param rows `usize`
+   * @param nMixers `i32`
+   * @param accu `usize`
+   * @param accuStride `i32`
+   * @param elements `usize`
+   * @param seen `usize`
+   * @param active `usize`
+   * @param blocks `usize`
+   * @param positions `usize`
+   * @param rotations `usize`
+   * @param scales `usize`
+   * @param f32 `bool`
+   * @param missing `usize`
+   * @param flag `usize`
+   * @param copied `bool`
+   */
+  export function gatherPose(rows: number, nMixers: number, accu: number, accuStride: number, elements: number, seen: number, active: number, blocks: number, positions: number, rotations: number, scales: number, f32: boolean, missing: number, flag: number, copied: boolean): void;
   /**
    * assembly/testing/floor/dataMovementFloor
    * @param x `usize`
@@ -819,7 +843,8 @@ export interface KernelParameterNames {
   composeInstanceMatrices: readonly ['m', 'q', 's', 'n'];
   springBonesStep: readonly ['setup', 'pose', 'state', 'out', 'ext', 'extPrev', 'extStep', 'extInv', 'colliders', 'colliderWorld', 'colliderList', 'centers', 'avatars', 'count', 'scratch', 'dt', 'alpha'];
   forwardKinematics: readonly ['parents', 'slots', 'targets', 'positions', 'rotations', 'scales', 'sourceStride', 'sourceF64', 'restPositions', 'restRotations', 'restScales', 'roots', 'chain', 'levels', 'parentless', 'inverseBind', 'world', 'worldStride', 'skin', 'skinStride', 'scratch', 'count', 'bones'];
-  sampleMixers: readonly ['rows', 'nMixers', 'actionInts', 'actionFloats', 'recordInts', 'recordFloats', 'keys', 'blocks', 'applyInts', 'changed'];
+  sampleMixers: readonly ['rows', 'nMixers', 'actionInts', 'actionFloats', 'recordInts', 'recordFloats', 'keys', 'blocks', 'applyInts', 'changed', 'active', 'positions', 'rotations', 'scales', 'outF32'];
+  gatherPose: readonly ['rows', 'nMixers', 'accu', 'accuStride', 'elements', 'seen', 'active', 'blocks', 'positions', 'rotations', 'scales', 'f32', 'missing', 'flag', 'copied'];
   dataMovementFloor: readonly ['x', 'v', 'g', 'q', 'n', 'keep'];
   probeExp: readonly ['input', 'output', 'n'];
   probeSinCos: readonly ['input', 'sinOutput', 'cosOutput', 'n'];

@@ -30,11 +30,16 @@
  * - keys: every track's times and values, float64 (exact copies of three's float32 keys).
  * - block (one PropertyMixer): blocks[b] = cumulativeWeight, [b + 1] = cumulativeWeightAdditive,
  *   [b + 2 …] = its buffer (regions of valueSize: incoming, accu0, accu1, original, additive, work).
- * - apply p: applyInts[4p …] = block, value size, mix, 0; changed[p] = 1 where the value differs from
- *   the other accumulator's (three then calls binding.setValue), else 0.
+ * - apply p: applyInts[4p …] = block, value size, mix, output (−1: none; else 4 · the first float of
+ *   its place in the output's arrays + 0, 1 or 2 for positions, rotations, scales); changed[p] = 1
+ *   where the value differs from the other accumulator's (three then calls binding.setValue), else 0;
+ *   active[p] (bytes) = 1 where the PropertyMixer is in use. An apply with an output, in use, also
+ *   copies its value (the last accumulator) to its place in `output` (float32 or float64 arrays):
+ *   the pose a reader gathers (src/reference/pose-gather.ts), while the block is at hand.
  * - mixer m: rows[8m …] = its first action and action count (this frame's), its first apply and apply
  *   count, its accuIndex. Mixers share only the keys: a threaded call splits by whole mixers.
  */
+import type { FloatArray } from './float-array.js';
 
 /** Interpolant kinds. */
 export const KIND_DISCRETE = 0;
@@ -83,6 +88,16 @@ export interface MixerArrays {
   applyInts: Int32Array;
   changed: Int32Array;
   rows: Int32Array;
+  active: Uint8Array;
+  /** Where the applies with an output copy their value, or null (none copies this call). */
+  output: MixerOutput | null;
+}
+
+/** The arrays of a reader the applies copy their values to (one float type for all three). */
+export interface MixerOutput {
+  positions: FloatArray;
+  rotations: FloatArray;
+  scales: FloatArray | null;
 }
 
 /** Quaternion.slerpFlat(dst, d, src0, s0, src1, s1, t), on one array. */
@@ -498,5 +513,12 @@ function applyProperties(a: MixerArrays, firstApply: number, nApplies: number, a
       }
     }
     a.changed[p] = changed;
+    const output = a.applyInts[APPLY_INTS * p + 3]!;
+    if (output >= 0 && a.output !== null && a.active[p] === 1) {
+      const array = output & 3,
+        at = output >> 2;
+      const out = array === 0 ? a.output!.positions : array === 1 ? a.output!.rotations : a.output!.scales!;
+      for (let i = 0; i < stride; i++) out[at + i] = b[offset + i]!;
+    }
   }
 }

@@ -33,10 +33,12 @@ import {
 import { inv, mul, toScaledAngleAxis } from '../reference/quat.js';
 import { setRotation } from './object-writes.js';
 import { MixerBatch } from './mixer-batch.js';
+import { BatchGather } from './batch-gather.js';
 import { POSE_SOURCE, sameSolver, type PoseReader, type PoseRequest, type PoseSource } from './pose-source.js';
 import {
   internals,
   noopSetter,
+  originalRegion,
   transformTarget,
   type MixerInternals,
   type PropertyMixerLike,
@@ -75,15 +77,10 @@ const EPSILON = 1e-4;
 interface Destination {
   kind: TransformProperty | null;
   at: number;
-  /** Whether the binding has been active in an update (its original value is then saved). */
+  /** Whether the binding has been active in an update (its original value is then saved), while it is not in the gather plan. */
   seen: boolean;
-  /**
-   * Over a MixerBatch: where the PropertyMixer's buffer is (three's, or the batch's copy at `base`) as
-   * of the batch's layout `version` (−1: not looked up).
-   */
-  buffer: ArrayLike<number> | null;
-  base: number;
-  version: number;
+  /** Over a MixerBatch: its element in the gather plan (./batch-gather.ts, which then keeps `seen`), or −1. */
+  g: number;
 }
 
 /** How a group's messages name it and its mixers: itself, or the InertializedMixer it is the whole of. */
@@ -158,6 +155,10 @@ export class InertializedMixerGroup implements PoseSource {
   /** Per mixer: true after its transition until the next update (its velocity is then dst's). */
   private readonly fresh: boolean[];
   private lastDt = 0;
+  /** Over a MixerBatch: the plan of its gather kernel (for the batch's layout it was made for), or null. */
+  private plan: BatchGather | null = null;
+  /** Over a MixerBatch: its `structure` when the bindings were last checked. */
+  private checkedStructure = -1;
   /** Where a transition reads the pose at t + ε (allocated at the first transition). */
   private probe: { x: Float32Array; q: Float32Array; s: Float32Array | null } | null = null;
   private disposed = false;
@@ -372,19 +373,30 @@ export class InertializedMixerGroup implements PoseSource {
     this.checkUsable(method);
     this.solver.checkLive(method);
     checkDt(this.solver, method, dt);
-    this.checkBindings(method);
+    // (over a batch, only after its mixers' actions or bindings changed: bindings appear only then)
+    const batch = this.batch;
+    if (batch === null || batch.structure !== this.checkedStructure) {
+      this.checkBindings(method);
+      if (batch !== null) this.checkedStructure = batch.structure;
+    }
     // a track the batch refuses (an action played since its layout) throws here, before the group changes anything
-    this.batch?.layOutIfChanged(method);
+    batch?.layOutIfChanged(method);
     const { input, output } = this;
     this.prevX.set(input.positions);
     this.prevQ.set(input.rotations);
     this.lastDt = dt;
     this.scales?.prev.set(this.scales.input);
-    this.batch?.update(dt);
-    for (let m = 0; m < this.mixers.length; m++) {
-      this.fresh[m] = false;
-      if (this.batch === null) this.mixers[m]!.update(dt);
-      this.readMixer(method, m, input.positions, input.rotations, this.scales?.input ?? null);
+    const scaleInput = this.scales?.input ?? null;
+    if (batch !== null) {
+      batch.update(dt);
+      this.fresh.fill(false);
+      this.readMixers(method, 0, this.mixers.length, input.positions, input.rotations, scaleInput);
+    } else {
+      for (let m = 0; m < this.mixers.length; m++) {
+        this.fresh[m] = false;
+        this.mixers[m]!.update(dt);
+        this.readBindings(method, m, input.positions, input.rotations, scaleInput, false);
+      }
     }
     this.inertializer.update(input, undefined, dt, output);
     this.scales?.update(dt);
@@ -407,6 +419,8 @@ export class InertializedMixerGroup implements PoseSource {
     animated.release((this.slots ?? []).flatMap((list) => list.map((slot) => slot.object)));
     for (const { binding, setValue } of this.setters) binding.setValue = setValue;
     this.setters.length = 0;
+    this.plan?.dispose();
+    this.plan = null;
     this.batch?.readBy(`${this.names.cls}.dispose`, null);
     this.inertializer?.dispose();
     if (this.solver.isDisposed()) return;
@@ -462,23 +476,24 @@ export class InertializedMixerGroup implements PoseSource {
     }
     // destination: the new pose at t and at t + ε
     // the pose at t + ε, written where mixer m's pose goes (arrays of the whole group, allocated once)
-    this.probe ??= { x: new Float32Array(3 * b * this.mixers.length), q: new Float32Array(4 * b * this.mixers.length), s: null };
+    // (in solver memory: the batch's gather kernel writes them)
+    this.probe ??= { x: this.alloc(3 * b * this.mixers.length), q: this.alloc(4 * b * this.mixers.length), s: null };
     const { x: probeX, q: probeQ } = this.probe;
     dst.positions.set(input.positions.subarray(x0, x1), x0);
     dst.rotations.set(input.rotations.subarray(q0, q1), q0);
     const scales = this.scales;
     scales?.beginTransition(m, b);
     mixer.update(0);
-    this.readMixer(method, m, dst.positions, dst.rotations, scales?.dst ?? null);
+    this.readMixers(method, m, 1, dst.positions, dst.rotations, scales?.dst ?? null);
     probeX.set(dst.positions.subarray(x0, x1), x0);
     probeQ.set(dst.rotations.subarray(q0, q1), q0);
     let probeS: Float32Array | null = null;
     if (scales) {
-      probeS = this.probe.s ??= new Float32Array(scales.dst.length);
+      probeS = this.probe.s ??= this.alloc(scales.dst.length);
       probeS.set(scales.dst.subarray(x0, x1), x0);
     }
     mixer.update(EPSILON);
-    this.readMixer(method, m, probeX, probeQ, probeS);
+    this.readMixers(method, m, 1, probeX, probeQ, probeS);
     mixer.update(-EPSILON);
     velocities(dst.positions, dst.rotations, probeX, probeQ, EPSILON, dst.velocities, dst.angularVelocities, b * m, b);
     const zeroed = this.zeroVelocity === 'source' ? src : this.zeroVelocity === 'destination' ? dst : null;
@@ -509,36 +524,76 @@ export class InertializedMixerGroup implements PoseSource {
   }
 
   /**
+   * Reads mixers first … first + count − 1's own pose of their last update into x, q, s (`readBindings`):
+   * over a MixerBatch, what its gather plan holds in one kernel call (./batch-gather.ts), the rest
+   * binding by binding.
+   */
+  private readMixers(method: string, first: number, count: number, x: Float32Array, q: Float32Array, s: Float32Array | null): void {
+    const batch = this.batch;
+    if (batch === null) {
+      for (let m = first; m < first + count; m++) this.readBindings(method, m, x, q, s, false);
+      return;
+    }
+    const st = batch.poseState();
+    let plan = this.plan;
+    if (plan === null || plan.version !== st.version) {
+      plan?.dispose();
+      this.plan = null;
+      const mixers = this.mixers.map((_, m) => ({ bindings: this.internals[m]!._bindings, dests: this.syncBindings(method, m) }));
+      const input = { positions: this.input.positions, rotations: this.input.rotations, scales: this.scales?.input ?? null };
+      plan = this.plan = new BatchGather(this.solver, st, mixers, batch, input);
+    }
+    // (the input: the batch's sampler copies the values there at its update)
+    const targets = x === plan.output.positions ? plan.output : { positions: x, rotations: q, scales: s };
+    const end = first + count;
+    if (!st.anyDetached) {
+      plan.run(targets, first, count);
+      const residual = plan.residual;
+      for (let i = 0; i < residual.length; i++) {
+        const m = residual[i]!;
+        if (m >= first && m < end) this.readBindings(method, m, x, q, s, true);
+      }
+      return;
+    }
+    // a mixer the batch ran through three's code: its values are in three's buffers
+    for (let m = first; m < end; m++) {
+      const detached = st.entries[m]!.detached;
+      if (!detached) plan.run(targets, m, 1);
+      if (detached || plan.residual.includes(m)) this.readBindings(method, m, x, q, s, !detached);
+    }
+  }
+
+  /**
    * Reads mixer m's own pose of its last update from its bindings' buffers: an active binding's
    * blended result, and, for one that was active and no longer is, the original value the mixer
    * restores (PropertyMixer.restoreOriginalState, which the no-op setter keeps off the object).
+   * `skipPlanned`: leaves out the bindings the gather plan read.
    */
-  private readMixer(method: string, m: number, x: Float32Array, q: Float32Array, s: Float32Array | null): void {
+  private readBindings(method: string, m: number, x: Float32Array, q: Float32Array, s: Float32Array | null, skipPlanned: boolean): void {
     const mi = this.internals[m]!;
     const bindings = mi._bindings;
     const active = mi._nActiveBindings;
     const accu = mi._accuIndex + 1;
     const dests = this.syncBindings(method, m);
     const batch = this.batch;
-    const version = batch === null ? -1 : batch.version;
+    const plan = this.plan;
     for (let k = 0; k < bindings.length; k++) {
       const pm = bindings[k]!;
       const d = dests[k]!;
       if (d.kind === null) continue;
-      if (k < active) d.seen = true;
+      if (d.g >= 0) {
+        if (skipPlanned) continue;
+        if (k < active) plan!.markSeen(d);
+        else if (!plan!.seen(d)) continue;
+      } else if (k < active) d.seen = true;
       else if (!d.seen) continue; // never active: the value at construction stands
       let buffer: ArrayLike<number> = pm.buffer;
-      let o = (k < active ? accu : ((pm as { _origIndex?: number })._origIndex ?? 3)) * pm.valueSize;
+      let o = (k < active ? accu : originalRegion(pm)) * pm.valueSize;
       if (batch !== null) {
         // the batch keeps the buffers of the properties it samples in solver memory
-        if (d.version !== version) {
-          const view = batch.bufferOf(m, pm);
-          d.buffer = view.buffer;
-          d.base = view.base;
-          d.version = version;
-        }
-        buffer = d.buffer!;
-        o += d.base;
+        const view = batch.bufferOf(m, pm);
+        buffer = view.buffer;
+        o += view.base;
       }
       const a = d.at;
       if (d.kind === 'quaternion') {
@@ -573,7 +628,7 @@ export class InertializedMixerGroup implements PoseSource {
   private destination(method: string, m: number, pm: PropertyMixerLike): Destination {
     const name = this.names.mixer(m);
     const target = transformTarget(method, name, pm);
-    if (target === null) return { kind: null, at: 0, seen: false, buffer: null, base: 0, version: -1 };
+    if (target === null) return { kind: null, at: 0, seen: false, g: -1 };
     const slots = this.slots[m]!;
     const j = slots.findIndex((slot) => slot.object === target.object && slot[target.property]);
     if (j < 0) {
@@ -586,9 +641,7 @@ export class InertializedMixerGroup implements PoseSource {
       kind: target.property,
       at: KIND_SIZE[target.property] * (this.bones * m + j),
       seen: false,
-      buffer: null,
-      base: 0,
-      version: -1,
+      g: -1,
     };
   }
 

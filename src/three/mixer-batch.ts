@@ -72,6 +72,7 @@ import {
   R_TIMES,
   R_VALUES,
   type MixerArrays,
+  type MixerOutput,
 } from '../reference/mixer-sampling.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
 import { setQuaternionAndEuler } from './object-writes.js';
@@ -109,10 +110,18 @@ interface MixerEntry {
    * How each is written: null by its binding's setValue; else the Object3D whose position or scale
    * (a Vector3) or quaternion (then `euler` is its rotation) three's setter writes.
    */
-  /** 1 where the PropertyMixer is in use (three's useCount > 0: applied), kept by the wrapped activation methods. */
+  /**
+   * 1 where the PropertyMixer is in use (three's useCount > 0: applied), kept by the wrapped activation
+   * methods: a view of the batch's flags in solver memory (from `firstApply`), which the gather kernel reads.
+   */
   active: Uint8Array;
   /** 1 where a SkeletonBatch reads the value from solver memory: the batch does not write it. */
   skip: Uint8Array;
+  /**
+   * The indices of the PropertyMixers the write loop looks at: not skipped, and not given the group's
+   * no-op setter when laid out (kept with `skip`: at layout and when a SkeletonBatch lets go).
+   */
+  written: Int32Array;
   /** The value size of each. */
   sizes: Int32Array;
   /** Index in `kernel` of each kernel-taken PropertyMixer. */
@@ -181,6 +190,21 @@ function ending(value: number): number {
   return value === ZeroSlopeEnding ? ENDING_ZERO_SLOPE : value === WrapAroundEnding ? ENDING_WRAP_AROUND : ENDING_ZERO_CURVATURE;
 }
 
+/**
+ * The PropertyMixers of entry `e` its write loop looks at: those a SkeletonBatch does not read and
+ * whose binding does not have the group's no-op setter now (a group gives its setters before the
+ * layout it is read from, and gives them back before the next one).
+ */
+function writtenOf(e: MixerEntry): Int32Array {
+  const list: number[] = [];
+  e.kernel.forEach((pm, k) => {
+    if (e.skip[k] === 1) return;
+    if (e.writes[k] === null && pm.binding.setValue === noopSetter) return;
+    list.push(k);
+  });
+  return Int32Array.from(list);
+}
+
 /** Floats of a block: the two cumulative weights, then the six regions of the buffer. */
 function blockLength(valueSize: number): number {
   return 2 + 6 * valueSize;
@@ -225,6 +249,21 @@ export class MixerBatch implements PoseSource {
   private layoutVersion = 0;
   /** Bumped at each update and activation change: a SkeletonBatch reading the buffers reads them again before a bone's world matrix. */
   private poseChanges = 0;
+  /** The in-use flags of every kernel-taken PropertyMixer (one byte each, by apply index), in solver memory. */
+  private activeFlags: Uint8Array = new Uint8Array(0);
+  /** Whether a mixer was run through three's own code in the last update (an entry `detached`). */
+  private anyDetached = false;
+  /** Counts the changes of the mixers' actions and bindings (added or removed) and the layouts. */
+  private structureCount = 0;
+  /**
+   * A reader's output (the arrays each in-use property copies its value to at batch.update), or null;
+   * the output the last kernel call wrote (null: none, or a mixer's own update since), and the
+   * count of in-use changes (`activations`) then.
+   */
+  private output: MixerOutput | null = null;
+  private wroteTo: MixerOutput | null = null;
+  private wroteAt = 0;
+  private activations = 0;
   private disposed = false;
 
   /**
@@ -303,7 +342,7 @@ export class MixerBatch implements PoseSource {
     const method = 'MixerBatch.update';
     this.checkUsable(method);
     checkDeltaTime(this, method, dt);
-    this.advance(0, this.entries.length, dt);
+    this.advance(0, this.entries.length, dt, true);
   }
 
   /**
@@ -356,8 +395,11 @@ export class MixerBatch implements PoseSource {
     this.solver.checkLive(method);
   }
 
-  /** Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the kernel. */
-  private advance(from: number, to: number, dt: number): void {
+  /**
+   * Mixers `from` … `to − 1` advanced by dt: three's AnimationMixer.update, the per-track half in the
+   * kernel; `output`: the reader's output is written too (batch.update; not a mixer's own update).
+   */
+  private advance(from: number, to: number, dt: number, output: boolean): void {
     if (this.relayout) this.layout('MixerBatch.update', true);
     this.poseChanges++;
     const a = this.arrays!;
@@ -373,6 +415,7 @@ export class MixerBatch implements PoseSource {
         // three's own update on three's own state, until the layout that follows this update
         this.writeBack([e]);
         e.detached = true;
+        this.anyDetached = true;
         rows[ROW_INTS * m + 1] = 0;
         rows[ROW_INTS * m + 3] = 0;
         (AnimationMixer.prototype.update as (this: unknown, dt: number) => unknown).call(mixer, dt);
@@ -414,7 +457,10 @@ export class MixerBatch implements PoseSource {
       }
       rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
     }
+    a.output = output ? this.output : null;
     this.run(from, to - from);
+    this.wroteTo = a.output;
+    this.wroteAt = this.activations;
     if (!this.writeObjects) return;
     const blocks = a.blocks;
     const changed = a.changed;
@@ -426,8 +472,10 @@ export class MixerBatch implements PoseSource {
       const kernel = e.kernel;
       const active = e.active;
       const sizes = e.sizes;
-      for (let k = 0; k < kernel.length; k++) {
-        if (changed[e.firstApply + k] === 0 || active[k] === 0 || e.skip[k] === 1) continue;
+      const written = e.written;
+      for (let w = 0; w < written.length; w++) {
+        const k = written[w]!;
+        if (changed[e.firstApply + k] === 0 || active[k] === 0) continue;
         const size = sizes[k]!;
         const at = e.blocks[k]! + 2 + accuIndex * size + size;
         const write = e.writes[k]!;
@@ -478,6 +526,59 @@ export class MixerBatch implements PoseSource {
   }
 
   /**
+   * What a reader gathers from (./mixer-pose.ts, the group): the layout's number, the buffers, the
+   * in-use flags, the rows (accumulator indices) and the entries, as they are now.
+   * @internal
+   */
+  poseState(): PoseState {
+    return {
+      version: this.layoutVersion,
+      changes: this.poseChanges,
+      blocks: this.arrays!.blocks,
+      active: this.activeFlags,
+      rows: this.arrays!.rows,
+      rowInts: ROW_INTS,
+      anyDetached: this.anyDetached,
+      entries: this.entries,
+    };
+  }
+
+  /**
+   * Makes `output` the reader's output for the current layout (null: none): at each batch.update,
+   * each kernel-taken property in use listed in `places` ([apply index, first float, array: 0
+   * positions, 1 rotations, 2 scales] triples) copies its value there as it is finished. A layout
+   * drops it (the reader makes it again with its plan).
+   * @internal
+   */
+  setOutput(output: MixerOutput | null, places: Int32Array): void {
+    const a = this.arrays!;
+    for (let p = 0; p < a.changed.length; p++) a.applyInts[APPLY_INTS * p + 3] = -1;
+    this.output = output;
+    this.wroteTo = null;
+    if (output === null) return;
+    for (let i = 0; i < places.length; i += 3) a.applyInts[APPLY_INTS * places[i]! + 3] = 4 * places[i + 1]! + places[i + 2]!;
+  }
+
+  /**
+   * Whether `output` holds the value of every property in use it lists, as of now: the last update
+   * was batch.update with it (not a mixer's own update), and no property came into or went out of
+   * use since (a reader then gathers them itself).
+   * @internal
+   */
+  wrote(output: MixerOutput): boolean {
+    return this.wroteTo === output && this.wroteAt === this.activations;
+  }
+
+  /**
+   * A number that changes whenever an action or a binding of a mixer was added or removed, or the
+   * batch laid out again: a reader that checks the mixers' bindings need not look while it stands.
+   * @internal
+   */
+  get structure(): number {
+    return this.structureCount;
+  }
+
+  /**
    * Read by an InertializedMixerGroup (`reader`; null: read no longer), which finds each mixer's pose
    * with {@link MixerBatch.bufferOf}: every property is then written through its binding's own setter
    * (the group's no-op for the properties it writes: not called). Lays out again.
@@ -515,19 +616,18 @@ export class MixerBatch implements PoseSource {
         `${method}: ${name} has ${this.mixers.length} mixers for ${request.bones.length} meshes; mixer m must animate mesh m`,
       );
     this.claimed = new Set(request.bones.flat());
-    const state = (): PoseState => ({
-      version: this.layoutVersion,
-      changes: this.poseChanges,
-      blocks: this.arrays!.blocks,
-      entries: this.entries,
-    });
+    const state = (): PoseState => this.poseState();
     const release = (): void => {
       this.claimed = null;
-      for (const e of this.entries) e.skip.fill(0);
+      if (this.arrays !== null && !this.solver.isDisposed()) this.setOutput(null, new Int32Array(0));
+      for (const e of this.entries) {
+        e.skip.fill(0);
+        e.written = writtenOf(e);
+      }
     };
     try {
       this.layout(method, true);
-      return new MixerPose(request, state, release);
+      return new MixerPose(request, state, release, this);
     } catch (error) {
       release();
       throw error;
@@ -598,6 +698,8 @@ export class MixerBatch implements PoseSource {
     }
     this.relayout = false;
     this.layoutVersion++;
+    this.structureCount++;
+    this.anyDetached = false;
     const alloc = (length: number): Float32Array => this.owned.alloc(length);
     // sizes
     let nRecords = 0,
@@ -634,7 +736,15 @@ export class MixerBatch implements PoseSource {
       applyInts: int32View(alloc(APPLY_INTS * Math.max(1, nApplies))),
       changed: int32View(alloc(Math.max(1, nApplies))).subarray(0, nApplies),
       rows: int32View(alloc(ROW_INTS * plans.length)),
+      active: new Uint8Array(0),
+      output: null,
     };
+    const flags = alloc(Math.max(1, Math.ceil(nApplies / 4)));
+    const activeFlags = new Uint8Array(flags.buffer, flags.byteOffset, nApplies);
+    a.active = activeFlags;
+    // a reader's output is made for a layout: it makes it again for this one
+    this.output = null;
+    this.wroteTo = null;
     for (const [keys, at] of keyArrays) a.keys.set(keys, at);
     let record = 0,
       block = 0,
@@ -666,12 +776,14 @@ export class MixerBatch implements PoseSource {
         a.blocks[block] = pm.cumulativeWeight;
         a.blocks[block + 1] = pm.cumulativeWeightAdditive;
         a.blocks.set(pm.buffer, block + 2);
-        a.applyInts.set([block, size, mixKind(pm), 0], APPLY_INTS * apply);
+        a.applyInts.set([block, size, mixKind(pm), -1], APPLY_INTS * apply);
         block += blockLength(size);
         apply++;
       }
       a.rows[ROW_INTS * m + 2] = firstApply;
       a.rows[ROW_INTS * m + 3] = apply - firstApply;
+      // the accumulator of the mixer's last update (what a reader gathers from before the next one)
+      a.rows[ROW_INTS * m + 4] = mixer._accuIndex;
       const actions = new Map<ActionInternals, ActionEntry>();
       for (const action of mixer._actions) {
         const entry: ActionEntry = { first: record, count: 0, three: [] };
@@ -709,11 +821,12 @@ export class MixerBatch implements PoseSource {
         actions,
         kernel,
         blocks,
-        active: Uint8Array.from(kernel, (pm) => (pm.useCount > 0 ? 1 : 0)),
+        active: activeFlags.subarray(firstApply, apply),
         skip: Uint8Array.from(kernel, (pm) => {
           const target = this.claimed === null ? null : boneTarget(pm);
           return target !== null && this.claimed!.has(target.object) ? 1 : 0;
         }),
+        written: new Int32Array(0),
         sizes: Int32Array.from(kernel, (pm) => pm.valueSize),
         index: new Map(kernel.map((pm, k) => [pm, k])),
         writes,
@@ -724,19 +837,23 @@ export class MixerBatch implements PoseSource {
         detached: false,
         unwrap: () => {},
       };
+      e.active.set(Uint8Array.from(kernel, (pm) => (pm.useCount > 0 ? 1 : 0)));
+      e.written = writtenOf(e);
       e.unwrap = wrapMixer(
         mixer,
         (action, before) => {
           this.poseChanges++;
           if (!e.actions.has(action)) {
+            // (its bindings the layout knows keep their flags and saved state below: a reader gathers them this frame)
             e.stale = true;
             this.relayout = true;
-            return;
+            this.structureCount++;
           }
           action._propertyBindings.forEach((pm, j) => {
             const k = e.index.get(pm);
             if (k === undefined || this.arrays === null) return;
             e.active[k] = pm.useCount > 0 ? 1 : 0;
+            this.activations++;
             // three saved the original state of a binding it activated (PropertyMixer.saveOriginalState)
             if (before[j] !== 0 || pm.useCount === 0) return;
             const b = e.blocks[k]!;
@@ -749,16 +866,18 @@ export class MixerBatch implements PoseSource {
           const method = 'AnimationMixer.update (in a MixerBatch)';
           this.checkUsable(method);
           checkDeltaTime(this, method, deltaTime);
-          this.advance(m, m + 1, deltaTime);
+          this.advance(m, m + 1, deltaTime, false);
         },
         () => {
           this.relayout = true;
+          this.structureCount++;
         },
       );
       entries.push(e);
     });
     this.entries = entries;
     this.arrays = a;
+    this.activeFlags = activeFlags;
     this.run = sampleMixersCall(this.solver, a);
   }
 }

@@ -234,5 +234,13 @@ export function fastTarget(pm: PropertyMixerInternals, setter: unknown): { objec
   return { object, property };
 }
 
+/**
+ * The region of `pm`'s buffer that holds the original value three restores when the property is no
+ * longer in use (PropertyMixer's `_origIndex`, 3 in r187).
+ */
+export function originalRegion(pm: PropertyMixerLike): number {
+  return (pm as { _origIndex?: number })._origIndex ?? 3;
+}
+
 /** The setter an InertializedMixerGroup gives the bindings it writes itself (MixerBatch skips calling it). */
 export function noopSetter(): void {}

@@ -17,19 +17,31 @@
  * @internal
  */
 import type { Object3D, Quaternion, Vector3 } from 'three';
-import { float64Array } from '../api/skeleton-kernel.js';
+import { float64Array, int32View } from '../api/skeleton-kernel.js';
+import { gatherPoseCall } from '../api/pose-gather-kernel.js';
+import { ELEMENT_INTS, ROW_INTS, elementCode, type GatherArrays, type GatherTargets } from '../reference/pose-gather.js';
+import { OwnedArrays } from '../stateful/owned-arrays.js';
 import type { PropertyMixerInternals } from './mixer-bindings.js';
 import { throwNonFinite, type PoseReader, type PoseRequest } from './pose-source.js';
 
 /** The parts of a MixerBatch's mixer entry a reader reads (the batch's MixerEntry has them). */
 export interface PoseEntry {
   mixer: { _accuIndex: number; _bindings: PropertyMixerInternals[] };
-  /** Kernel-taken PropertyMixers, each one's block, and 1 where it is in use. */
+  /** Kernel-taken PropertyMixers, each one's block, and 1 where it is in use (a view of PoseState.active from firstApply). */
   kernel: readonly PropertyMixerInternals[];
   blocks: readonly number[];
   active: Uint8Array;
+  firstApply: number;
+  /** Index in `kernel` of each kernel-taken PropertyMixer. */
+  index: ReadonlyMap<PropertyMixerInternals, number>;
   /** Run through three's own code this update (its state is in three's objects). */
   detached: boolean;
+}
+
+/** A MixerBatch's output (its sampler copies the values in use to a reader's arrays): see MixerBatch.setOutput. */
+export interface PoseOutputs {
+  setOutput(output: GatherTargets | null, places: Int32Array): void;
+  wrote(output: GatherTargets): boolean;
 }
 
 /** What a reader sees of the batch at a read. */
@@ -39,6 +51,13 @@ export interface PoseState {
   /** Bumped when the pose may have changed (an update of any mixer, an action started or stopped): sync() reads again. */
   changes: number;
   blocks: Float64Array;
+  /** Every kernel-taken PropertyMixer's in-use flag, by apply index (solver memory). */
+  active: Uint8Array;
+  /** The batch's rows (rowInts a mixer): mixer m's accumulator index of its last update at rows[rowInts · m + 4]. */
+  rows: Int32Array;
+  rowInts: number;
+  /** Whether some entry is `detached` (its mixer ran through three's code in the last update). */
+  anyDetached: boolean;
   entries: readonly PoseEntry[];
 }
 
@@ -58,6 +77,25 @@ export function boneTarget(pm: PropertyMixerInternals): { object: Object3D; prop
   const object = binding.targetObject as Object3D | undefined;
   if (object === undefined || object === null || (object as { isObject3D?: boolean }).isObject3D !== true) return null;
   return { object, property: property as 0 | 1 | 2 };
+}
+
+/**
+ * The gather kernel's arrays (src/reference/pose-gather.ts) for `mixers` mixers and `elements`
+ * elements, in `owned` memory, reading the batch's buffers, in-use flags and accumulators of `st`.
+ */
+export function gatherArrays(owned: OwnedArrays, st: PoseState, mixers: number, elements: number): GatherArrays {
+  const ints = (length: number): Int32Array => int32View(owned.alloc(Math.max(1, length)));
+  return {
+    rows: ints(ROW_INTS * mixers),
+    accu: st.rows.subarray(4),
+    accuStride: st.rowInts,
+    elements: ints(ELEMENT_INTS * elements),
+    seen: ints(elements),
+    active: st.active,
+    blocks: st.blocks,
+    missing: ints(elements),
+    flag: ints(1),
+  };
 }
 
 /** The reader: arrays of count × bones elements (slot k for bone k), float64 as three's buffers. */
@@ -80,6 +118,18 @@ export class MixerPose implements PoseReader {
   private base = new Int32Array(0);
   /** Per element: the bone's Vector3 or Quaternion, read when the buffer does not hold the value. */
   private objects: (Vector3 | Quaternion)[] = [];
+  /**
+   * The gather kernel over the kernel-taken elements (./pose-gather-kernel.ts): its arrays (in `owned`,
+   * laid out again with the plan), each kernel element's element here, the elements always read
+   * from their object (a property left to three) and each element's mesh.
+   */
+  private readonly owned: OwnedArrays;
+  private gather: GatherArrays | null = null;
+  private gatherCall: (to: GatherTargets, first: number, count: number, copied: boolean) => void = () => {};
+  private readonly targets: GatherTargets;
+  private fromKernel = new Int32Array(0);
+  private fromObject = new Int32Array(0);
+  private meshOf = new Int32Array(0);
   private closed = false;
 
   constructor(
@@ -87,6 +137,8 @@ export class MixerPose implements PoseReader {
     private readonly state: () => PoseState,
     /** The batch writes the bones again (after close has written the current pose). */
     private readonly release: () => void,
+    /** The batch's output (MixerBatch.setOutput, wrote): the values in use copied by its sampler. */
+    private readonly outputs: PoseOutputs,
   ) {
     const count = request.bones.length;
     this.stride = request.bones[0]!.length;
@@ -95,54 +147,47 @@ export class MixerPose implements PoseReader {
     this.rotations = float64Array(request.alloc, 4 * n);
     this.scales = float64Array(request.alloc, 3 * n);
     this.arrays = [this.positions, this.rotations, this.scales];
+    this.targets = { positions: this.positions, rotations: this.rotations, scales: this.scales };
     this.slots = request.bones[0]!.map((_, k) => k);
-    this.plan(request.method, state());
+    this.owned = new OwnedArrays(request.solver);
+    try {
+      this.plan(request.method, state());
+    } catch (error) {
+      this.owned.release();
+      throw error;
+    }
   }
 
   read(method: string): void {
     const st = this.state();
     if (st.version !== this.version) this.plan(method, st);
     this.changes = st.changes;
-    const { blocks, entries } = st;
-    const [P, R, S] = this.arrays as [Float64Array, Float64Array, Float64Array];
-    const { first, kind, dst, index, base, objects } = this;
-    // v − v is NaN for a NaN or infinite v: one sum says whether to look for it (values read from objects)
+    const g = this.gather!;
+    const entries = st.entries;
+    // the values in the buffers: one kernel call (the mixers run through three's code this update read from their bones)
+    // (those in use already copied there by the batch's sampler, at its last update, unless something changed since)
+    g.flag[0] = 0;
     let check = 0;
-    for (let m = 0; m < entries.length; m++) {
-      const e = entries[m]!;
-      if (e.detached) {
-        check += this.readMesh(m);
-        continue;
+    const copied = this.outputs.wrote(this.targets);
+    if (!st.anyDetached) this.gatherCall(this.targets, 0, entries.length, copied);
+    else
+      for (let m = 0; m < entries.length; m++) {
+        if (entries[m]!.detached) check += this.readMesh(m);
+        else this.gatherCall(this.targets, m, 1, copied);
       }
-      const accu = e.mixer._accuIndex + 1;
-      const active = e.active;
-      for (let j = first[m]!, end = first[m + 1]!; j < end; j++) {
-        const k = kind[j]!;
-        const out = k === 0 ? P : k === 1 ? R : S;
-        const d = dst[j]!;
-        const kk = index[j]!;
-        if (kk >= 0 && active[kk] === 1) {
-          const size = k === 1 ? 4 : 3;
-          const o = base[j]! + accu * size;
-          out[d] = blocks[o]!;
-          out[d + 1] = blocks[o + 1]!;
-          out[d + 2] = blocks[o + 2]!;
-          if (size === 4) out[d + 3] = blocks[o + 3]!;
-          continue;
-        }
-        const v = objects[j]!;
-        const x = v.x,
-          y = v.y,
-          z = v.z;
-        out[d] = x;
-        out[d + 1] = y;
-        out[d + 2] = z;
-        check += x - x + (y - y) + (z - z);
-        if (k === 1) {
-          const w = (v as Quaternion).w;
-          out[d + 3] = w;
-          check += w - w;
-        }
+    // the others from the bones: properties left to three, and those not in use (listed by the kernel)
+    const { fromObject, meshOf } = this;
+    for (let i = 0; i < fromObject.length; i++) {
+      const j = fromObject[i]!;
+      if (st.anyDetached && entries[meshOf[j]!]!.detached) continue;
+      check += this.readObject(j);
+    }
+    if (g.flag[0] !== 0) {
+      const { rows, missing } = g;
+      for (let m = 0; m < entries.length; m++) {
+        if (entries[m]!.detached) continue;
+        const first = rows[ROW_INTS * m]!;
+        for (let i = first, end = first + rows[ROW_INTS * m + 2]!; i < end; i++) check += this.readObject(this.fromKernel[missing[i]!]!);
       }
     }
     if (check !== 0) throwNonFinite(method, this.request.solver, this.request, this.request.meshes, this.arrays, this.stride);
@@ -152,6 +197,27 @@ export class MixerPose implements PoseReader {
   sync(method: string): void {
     const st = this.state();
     if (st.version !== this.version || st.changes !== this.changes) this.read(method);
+  }
+
+  /** Element j from its bone's Vector3 or Quaternion; returns the check sum (NaN: a value is not finite). */
+  private readObject(j: number): number {
+    const k = this.kind[j]!;
+    const out = this.arrays[k]!;
+    const d = this.dst[j]!;
+    const v = this.objects[j]!;
+    const x = v.x,
+      y = v.y,
+      z = v.z;
+    out[d] = x;
+    out[d + 1] = y;
+    out[d + 2] = z;
+    let check = x - x + (y - y) + (z - z);
+    if (k === 1) {
+      const w = (v as Quaternion).w;
+      out[d + 3] = w;
+      check += w - w;
+    }
+    return check;
   }
 
   /** Reads again the bone properties no mixer animates (after the user changed them). */
@@ -166,6 +232,7 @@ export class MixerPose implements PoseReader {
     if (this.closed) return;
     this.closed = true;
     if (this.request.solver.isDisposed()) {
+      this.owned.release();
       this.release();
       return;
     }
@@ -182,6 +249,8 @@ export class MixerPose implements PoseReader {
         pm.binding.setValue(blocks, this.base[j]! + accu * pm.valueSize);
       }
     }
+    this.owned.release();
+    this.gather = null;
     this.release();
   }
 
@@ -202,6 +271,45 @@ export class MixerPose implements PoseReader {
       check += s.x - s.x + (s.y - s.y) + (s.z - s.z);
     }
     return check;
+  }
+
+  /**
+   * The gather kernel's plan for the elements just planned: per mesh, its kernel-taken elements (a
+   * kernel element each, listed back when not in use), the others read from their bones.
+   */
+  private planGather(st: PoseState): void {
+    const { first, index, base, kind, dst } = this;
+    const count = this.request.bones.length;
+    const fromKernel: number[] = [],
+      fromObject: number[] = [];
+    const meshOf = new Int32Array(kind.length);
+    for (let m = 0; m < count; m++)
+      for (let j = first[m]!; j < first[m + 1]!; j++) {
+        meshOf[j] = m;
+        (index[j]! >= 0 ? fromKernel : fromObject).push(j);
+      }
+    this.owned.release();
+    const g = gatherArrays(this.owned, st, count, fromKernel.length);
+    const places = new Int32Array(3 * fromKernel.length);
+    let e = 0;
+    for (let m = 0; m < count; m++) {
+      g.rows[ROW_INTS * m] = e;
+      for (let j = first[m]!; j < first[m + 1]!; j++) {
+        if (index[j]! < 0) continue;
+        const entry = st.entries[m]!;
+        const apply = entry.firstApply + index[j]!;
+        g.elements.set([base[j]!, apply, dst[j]!, elementCode(kind[j]!, -1)], ELEMENT_INTS * e);
+        places.set([apply, dst[j]!, kind[j]!], 3 * e);
+        e++;
+      }
+      g.rows[ROW_INTS * m + 1] = e - g.rows[ROW_INTS * m]!;
+    }
+    this.outputs.setOutput(this.targets, places);
+    this.gather = g;
+    this.gatherCall = gatherPoseCall(this.request.solver, g, false);
+    this.fromKernel = Int32Array.from(fromKernel);
+    this.fromObject = Int32Array.from(fromObject);
+    this.meshOf = meshOf;
   }
 
   /**
@@ -256,6 +364,7 @@ export class MixerPose implements PoseReader {
     this.base = Int32Array.from(base);
     this.objects = objects;
     this.version = st.version;
+    this.planGather(st);
     if (check !== 0) throwNonFinite(method, request.solver, request, request.meshes, this.arrays, this.stride);
   }
 }

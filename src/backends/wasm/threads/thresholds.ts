@@ -25,6 +25,9 @@ const MEASURED: Record<string, number> = {
   // MixerBatch (elements: mixers, about 2 µs each for a pirouette; `node bench/thresholds.js --only sampleMixers`,
   // two runs: 16 mixers 0.89–1.02×, 32 1.57–1.72×, 128 1.79–1.98×, 1,000 1.61–1.64×)
   sampleMixers: 32,
+  // the pose gather of InertializedMixerGroup and SkeletonBatch over a MixerBatch (elements: mixers, 0.1–0.4 µs each;
+  // `node bench/thresholds.js --only gatherPose`, one pass: 2,048 mixers 0.96×, 4,096 1.08×, 10,000 1.49×)
+  gatherPose: 4096,
   // spring-solver/three: InstancedSprings (elements: instances), springStrided of widths other than 3 (elements: floats)
   springInstanceTranslations: 8192,
   composeInstanceMatrices: 2048,
