@@ -14,7 +14,7 @@ import { BACKENDS, useSolvers } from '../helpers/backends.js';
 import { expectRefused } from '../helpers/refused.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import bvhText from '../../data/pirouette.bvh?raw';
-import { expectIdentical } from './mixer-batch-twins.js';
+import { expectIdentical, transformOf } from './mixer-batch-twins.js';
 
 const solvers = useSolvers();
 
@@ -29,17 +29,7 @@ function crowd(count: number, seed = 3) {
 }
 
 /** Every bone's position, quaternion, scale and rotation. */
-const pose = (bones: Object3D[][]): unknown[][] =>
-  bones.map((list) =>
-    list.flatMap((o) => [
-      ...o.position.toArray(),
-      ...o.quaternion.toArray(),
-      ...o.scale.toArray(),
-      o.rotation.x,
-      o.rotation.y,
-      o.rotation.z,
-    ]),
-  );
+const pose = (bones: Object3D[][]): unknown[][] => bones.map((list) => list.flatMap(transformOf));
 
 /** A copy of `clip` named `name` with `track`'s `field`[index] set to `value`. */
 function spoiled(clip: AnimationClip, name: string, track: number, field: 'times' | 'values', index: number, value: number): AnimationClip {

@@ -134,20 +134,19 @@ export function operate(side: Side, m: number, code: number, p: number[]): void 
 
 export const OPERATIONS = 15;
 
+/** An object's transform as numbers: position, quaternion, scale and rotation (the Euler three keeps beside the quaternion). */
+export const transformOf = (o: Object3D): number[] => [
+  ...o.position.toArray(),
+  ...o.quaternion.toArray(),
+  ...o.scale.toArray(),
+  o.rotation.x,
+  o.rotation.y,
+  o.rotation.z,
+];
+
 /** The animated values of every object, as numbers (position, quaternion, scale, rotation) plus the other animated ones. */
 function pose(crowd: Crowd, extra: (o: Object3D) => unknown[]): unknown[][] {
-  return crowd.objects.map((list) =>
-    list.flatMap((o) => [
-      ...o.position.toArray(),
-      ...o.quaternion.toArray(),
-      ...o.scale.toArray(),
-      o.rotation.x,
-      o.rotation.y,
-      o.rotation.z,
-      o.matrixWorldNeedsUpdate,
-      ...extra(o),
-    ]),
-  );
+  return crowd.objects.map((list) => list.flatMap((o) => [...transformOf(o), o.matrixWorldNeedsUpdate, ...extra(o)]));
 }
 
 /** Object.is element by element, naming the first difference. */

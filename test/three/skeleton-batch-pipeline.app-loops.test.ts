@@ -28,7 +28,7 @@ import fc from 'fast-check';
 import {
   AnimationUtils,
   Group,
-  Object3D,
+  type Object3D,
   Quaternion,
   Scene,
   Vector3,
@@ -42,6 +42,7 @@ import type { Solver } from '../../dist/index.js';
 import { InertializedMixerGroup, MixerBatch, SkeletonBatch } from '../../dist/three/index.js';
 import { THREADS_2, useSolversWithThreads } from '../helpers/backends.js';
 import { splitCalls } from '../helpers/thread-solvers.js';
+import { attachProps } from '../helpers/attachments.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import { SEED } from '../fuzz/harness.js';
 import { STATEFUL_RUNS } from '../fuzz/stateful-harness.js';
@@ -98,20 +99,7 @@ function side(count: number, seed: number, layout: Layout): Side {
       ch.group.add(bones[0]!);
       ch.mesh.bindMode = 'detached';
     }
-    const sword = new Object3D();
-    sword.name = `sword ${m}`;
-    sword.position.set(2, -8, 1);
-    sword.rotation.set(0.3, 0.1 * m, -0.2);
-    const gem = new Object3D();
-    gem.name = `gem ${m}`;
-    gem.position.set(0, 30, 0);
-    sword.add(gem);
-    bones.find((b) => b.name === 'rhand')!.add(sword);
-    const hat = new Object3D();
-    hat.name = `hat ${m}`;
-    hat.position.set(0, 12, 0);
-    hat.scale.set(1.2, 0.7, 1.2);
-    bones.find((b) => b.name === 'neck')!.add(hat);
+    const [sword, hat] = attachProps(bones, m);
     return {
       group: ch.group,
       mesh: ch.mesh,

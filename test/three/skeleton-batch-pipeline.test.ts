@@ -31,6 +31,7 @@ import bvhText from '../../data/pirouette.bvh?raw';
 import { OPERATIONS, operate, prepare, type Crowd as TwinCrowd } from './mixer-batch-twins.js';
 import { mulberry32 } from '../helpers/random.js';
 import { firstBoneMatrixDifference, threeBoneMatrices } from '../helpers/bone-matrices.js';
+import { attachProps } from '../helpers/attachments.js';
 
 const { names: SOLVERS, solvers } = useSolversWithThreads();
 
@@ -251,22 +252,8 @@ function attach(c: Crowd): Object3D[] {
   const list: Object3D[] = [];
   c.meshes.forEach((mesh, m) => {
     const bones = mesh.skeleton.bones;
-    const hand = bones.find((b) => b.name === 'rhand')!;
-    const neck = bones.find((b) => b.name === 'neck')!;
-    const sword = new Object3D();
-    sword.name = `sword ${m}`;
-    sword.position.set(2, -8, 1);
-    sword.rotation.set(0.3, 0.1 * m, -0.2);
-    const gem = new Object3D();
-    gem.name = `gem ${m}`;
-    gem.position.set(0, 30, 0);
-    sword.add(gem);
-    hand.add(sword);
-    const hat = new Object3D();
-    hat.name = `hat ${m}`;
-    hat.position.set(0, 12, 0);
-    hat.scale.set(1.2, 0.7, 1.2);
-    neck.add(hat);
+    const [sword, hat] = attachProps(bones, m);
+    const gem = sword.children[0]!;
     list.push(sword, gem, hat);
   });
   return list;
