@@ -43,6 +43,7 @@ import { InertializedMixerGroup, MixerBatch, SkeletonBatch } from '../../dist/th
 import { THREADS_2, useSolversWithThreads } from '../helpers/backends.js';
 import { splitCalls } from '../helpers/thread-solvers.js';
 import { attachProps } from '../helpers/attachments.js';
+import { applyMove, moveArbitraries, type MoveOp } from '../helpers/crowd-moves.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import { SEED } from '../fuzz/harness.js';
 import { STATEFUL_RUNS } from '../fuzz/stateful-harness.js';
@@ -150,9 +151,7 @@ type Op =
   | { kind: 'setTime'; character: number; time: number; transition: boolean }
   | { kind: 'pause'; character: number }
   | { kind: 'newClip'; character: number; all: boolean; start: number; length: number; refresh: boolean }
-  | { kind: 'move'; character: number; x: number; turn: number }
-  | { kind: 'moveWorld'; x: number; turn: number; carrier: boolean }
-  | { kind: 'reparent'; character: number }
+  | MoveOp
   | { kind: 'sceneUpdate' }
   | { kind: 'subtree'; character: number; target: number; how: 'updateMatrixWorld' | 'updateWorldMatrix' }
   | { kind: 'ask'; character: number; target: number; quaternion: boolean }
@@ -205,25 +204,7 @@ const animationOps = [
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('setTime' as const), character, time, transition: fc.boolean() }) },
   // (a paused action's values do not change: three writes them no more)
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('pause' as const), character }) },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('move' as const),
-      character,
-      x: fc.double({ min: -50, max: 50, noNaN: true }),
-      turn: fc.double({ min: -1, max: 1, noNaN: true }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('moveWorld' as const),
-      x: fc.double({ min: -50, max: 50, noNaN: true }),
-      turn: fc.double({ min: -1, max: 1, noNaN: true }),
-      carrier: fc.boolean(),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reparent' as const), character }) },
+  ...moveArbitraries(character),
 ];
 
 /** Before the sampler's update: anything, the pipeline rebuilt and new clips included. */
@@ -320,26 +301,11 @@ function apply(s: Side, op: Op, pipeline: Pipeline, ours: boolean): number[] | n
       if (ours && op.refresh) pipeline.batch?.refresh();
       return null;
     }
-    case 'move': {
-      const g = s.characters[op.character % n]!.group;
-      g.position.x += op.x;
-      g.rotation.y += op.turn;
-      return null;
-    }
+    case 'move':
     case 'moveWorld':
-      if (op.carrier) {
-        s.carrier.rotation.y += op.turn;
-        s.carrier.position.x -= op.x;
-      } else {
-        s.world.position.z += op.x;
-        s.world.rotation.y += op.turn;
-      }
+    case 'reparent':
+      applyMove(s, op);
       return null;
-    case 'reparent': {
-      const g = s.characters[op.character % n]!.group;
-      (g.parent === s.carrier ? s.world : s.carrier).add(g);
-      return null;
-    }
     case 'sceneUpdate':
       s.scene.updateMatrixWorld();
       return null;

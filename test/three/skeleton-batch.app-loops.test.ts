@@ -19,6 +19,7 @@ import { InertializedMixerGroup, SkeletonBatch } from '../../dist/three/index.js
 import { useSolversWithThreads } from '../helpers/backends.js';
 import { buildSkinnedCrowd } from '../fixtures/skinned-crowd.js';
 import { SEED } from '../fuzz/harness.js';
+import { applyMove, moveArbitraries, type MoveOp } from '../helpers/crowd-moves.js';
 import { STATEFUL_RUNS } from '../fuzz/stateful-harness.js';
 import bvhText from '../../data/pirouette.bvh?raw';
 
@@ -69,9 +70,7 @@ function side(count: number, seed: number): Side {
 type Op =
   | { kind: 'mixers'; dt: number }
   | { kind: 'crossfade'; character: number; duration: number; time: number }
-  | { kind: 'move'; character: number; x: number; turn: number }
-  | { kind: 'moveWorld'; x: number; turn: number; carrier: boolean }
-  | { kind: 'reparent'; character: number }
+  | MoveOp
   | { kind: 'sceneUpdate' }
   | { kind: 'subtree'; character: number; depth: number; how: 'updateMatrixWorld' | 'updateWorldMatrix' }
   | { kind: 'worldPosition'; character: number; bone: number }
@@ -89,25 +88,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       time: fc.double({ min: 0, max: 4, noNaN: true }),
     }),
   },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('move' as const),
-      character: fc.nat(),
-      x: fc.double({ min: -50, max: 50, noNaN: true }),
-      turn: fc.double({ min: -1, max: 1, noNaN: true }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('moveWorld' as const),
-      x: fc.double({ min: -50, max: 50, noNaN: true }),
-      turn: fc.double({ min: -1, max: 1, noNaN: true }),
-      carrier: fc.boolean(),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reparent' as const), character: fc.nat() }) },
+  ...moveArbitraries(fc.nat()),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('sceneUpdate' as const) }) },
   {
     weight: 2,
@@ -153,22 +134,8 @@ function apply(s: Side, op: Op, group: InertializedMixerGroup | null): void {
     else from.stop();
     ch.playing = ch.playing === 0 ? 1 : 0;
     group?.transition(ch.mixer);
-  } else if (op.kind === 'move') {
-    const g = s.characters[op.character % n]!.group;
-    g.position.x += op.x;
-    g.rotation.y += op.turn;
-  } else if (op.kind === 'moveWorld') {
-    // the world group, or the carrier within it (the world moving alone: the carrier's matrixWorld follows only by three's force)
-    if (op.carrier) {
-      s.carrier.rotation.y += op.turn;
-      s.carrier.position.x -= op.x;
-    } else {
-      s.world.position.z += op.x;
-      s.world.rotation.y += op.turn;
-    }
-  } else if (op.kind === 'reparent') {
-    const g = s.characters[op.character % n]!.group;
-    (g.parent === s.carrier ? s.world : s.carrier).add(g);
+  } else if (op.kind === 'move' || op.kind === 'moveWorld' || op.kind === 'reparent') {
+    applyMove(s, op);
   } else if (op.kind === 'sceneUpdate') {
     s.scene.updateMatrixWorld();
   } else if (op.kind === 'subtree') {
