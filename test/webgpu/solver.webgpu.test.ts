@@ -2,7 +2,8 @@
  * spring-solver/webgpu beyond the maths: wrap() over an interleaved buffer the app owns (only the
  * view's floats change), recording into the app's command encoder (nothing runs before the app
  * submits), the checks (a TypeError or RangeError naming the method and the argument, nothing
- * dispatched), dispose, and createGpuSolver's rejection without an adapter.
+ * dispatched), dispose, createGpuSolver's rejection without an adapter, and the adapter's name.
+ * The maths of every GPU method against its float64 reference: contract-parity.webgpu.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGpuSolver, type GpuArray, type GpuSolver } from '../../dist/webgpu/index.js';
@@ -37,6 +38,13 @@ function expectClose(got: Float32Array, expected: Float32Array, label: string): 
   }
   expect(worst).toBe('ok');
 }
+
+describe('the adapter', () => {
+  it('is there, and says its name', () => {
+    expect(typeof gpu.adapter).toBe('string');
+    expect(gpu.adapter.length).toBeGreaterThan(0);
+  });
+});
 
 describe('wrap', () => {
   it('updates positions inside an interleaved buffer in place, leaving every other float as it was', async () => {
