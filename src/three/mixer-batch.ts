@@ -723,7 +723,7 @@ export class MixerBatch implements PoseSource {
           nRecords++;
           for (const keys of [interpolant.parameterPositions, interpolant.sampleValues]) {
             if (keyArrays.has(keys)) continue;
-            const same = (globalThis as { __noDedup?: boolean }).__noDedup ? undefined : sameKeys.find(keys);
+            const same = sameKeys.find(keys);
             if (same !== undefined) {
               keyArrays.set(keys, keyArrays.get(same)!);
               continue;
