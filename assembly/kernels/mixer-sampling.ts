@@ -242,7 +242,8 @@ function interpolate(rec: usize, recF: usize, keys: usize, b: usize, i1: i32, t0
 /**
  * Interpolant.evaluate(t) of one record into its block's incoming region: the search from the
  * cached index (forward linear scan of two keys, the looping shortcut, a reverse scan of two keys,
- * then a binary search), three's labelled blocks as flags.
+ * then a binary search), three's labelled blocks as flags; first, the cached interval and the next
+ * two tried directly (a forward play's cases, where three's scan ends in the same interval).
  */
 function evaluate(rec: usize, recF: usize, keys: usize, b: usize, t: f64, endingStart: i32, endingEnd: i32): void {
   const times = ldi(rec, 1);
