@@ -242,12 +242,39 @@ function interpolate(rec: usize, recF: usize, keys: usize, b: usize, i1: i32, t0
 /**
  * Interpolant.evaluate(t) of one record into its block's incoming region: the search from the
  * cached index (forward linear scan of two keys, the looping shortcut, a reverse scan of two keys,
- * then a binary search), three's labelled blocks as flags.
+ * then a binary search), three's labelled blocks as flags; first, the cached interval and the next
+ * two tried directly (a forward play's cases, where three's scan ends in the same interval).
  */
 function evaluate(rec: usize, recF: usize, keys: usize, b: usize, t: f64, endingStart: i32, endingEnd: i32): void {
   const times = ldi(rec, 1);
   const n = ldi(rec, 2);
   let i1 = ldi(rec, 6);
+  if (<u32>(i1 - 1) < <u32>(n - 1)) {
+    // (0 < i1 < n: both keys exist) the cached interval, or the next one or two: a forward play's
+    // cases, with three's result (its forward scan finds the same i1, then intervalChanged_)
+    const t0 = ld(keys, times + i1 - 1), t1 = ld(keys, times + i1);
+    if (t < t1) {
+      if (t >= t0) {
+        interpolate(rec, recF, keys, b, i1, t0, t, t1);
+        return;
+      }
+    } else if (i1 + 2 < n) {
+      const t2 = ld(keys, times + i1 + 1);
+      if (t < t2) {
+        sti(rec, 6, i1 + 1);
+        if (ldi(rec, 0) == KIND_CUBIC) intervalChanged(rec, recF, keys, i1 + 1, t1, t2, endingStart, endingEnd);
+        interpolate(rec, recF, keys, b, i1 + 1, t1, t, t2);
+        return;
+      }
+      const t3 = ld(keys, times + i1 + 2);
+      if (t < t3) {
+        sti(rec, 6, i1 + 2);
+        if (ldi(rec, 0) == KIND_CUBIC) intervalChanged(rec, recF, keys, i1 + 2, t2, t3, endingStart, endingEnd);
+        interpolate(rec, recF, keys, b, i1 + 2, t2, t, t3);
+        return;
+      }
+    }
+  }
   let t1 = key(keys, times, n, i1), t0 = key(keys, times, n, i1 - 1);
   let right: i32 = 0;
   let found = false; // break seek: a new interval

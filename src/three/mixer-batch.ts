@@ -707,6 +707,9 @@ export class MixerBatch implements PoseSource {
       nApplies = 0,
       nActions = 0;
     const keyArrays = new Map<ArrayLike<number>, number>();
+    // arrays of equal content stored once (a BVH or glTF clip's tracks have equal times): one track's keys in cache serve the next
+    const sameKeys = new KeyContents();
+    const stored: ArrayLike<number>[] = [];
     let nKeys = 0;
     for (const plan of plans) {
       nActions += plan.mixer._actions.length;
@@ -720,7 +723,13 @@ export class MixerBatch implements PoseSource {
           nRecords++;
           for (const keys of [interpolant.parameterPositions, interpolant.sampleValues]) {
             if (keyArrays.has(keys)) continue;
+            const same = sameKeys.find(keys);
+            if (same !== undefined) {
+              keyArrays.set(keys, keyArrays.get(same)!);
+              continue;
+            }
             keyArrays.set(keys, nKeys);
+            stored.push(keys);
             nKeys += keys.length;
           }
         });
@@ -745,7 +754,7 @@ export class MixerBatch implements PoseSource {
     // a reader's output is made for a layout: it makes it again for this one
     this.output = null;
     this.wroteTo = null;
-    for (const [keys, at] of keyArrays) a.keys.set(keys, at);
+    for (const keys of stored) a.keys.set(keys, keyArrays.get(keys)!);
     let record = 0,
       block = 0,
       apply = 0;
@@ -879,6 +888,31 @@ export class MixerBatch implements PoseSource {
     this.arrays = a;
     this.activeFlags = activeFlags;
     this.run = sampleMixersCall(this.solver, a);
+  }
+}
+
+/**
+ * Key arrays by content: `find(keys)` returns an array seen before with the same length and the same
+ * numbers (bit for bit: Object.is, so −0 and 0 differ), or undefined and remembers `keys`.
+ */
+class KeyContents {
+  private readonly byHead = new Map<string, ArrayLike<number>[]>();
+
+  find(keys: ArrayLike<number>): ArrayLike<number> | undefined {
+    const n = keys.length;
+    const head = n === 0 ? '0' : `${n} ${keys[0]} ${keys[n - 1]} ${keys[n >> 1]}`;
+    const list = this.byHead.get(head);
+    if (list === undefined) {
+      this.byHead.set(head, [keys]);
+      return undefined;
+    }
+    for (const other of list) {
+      let i = 0;
+      while (i < n && Object.is(keys[i], other[i])) i++;
+      if (i === n) return other;
+    }
+    list.push(keys);
+    return undefined;
   }
 }
 

@@ -9,18 +9,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  AnimationClip,
   AnimationMixer,
   AnimationUtils,
   BooleanKeyframeTrack,
   InterpolateDiscrete,
   InterpolateSmooth,
   LoopOnce,
+  LoopRepeat,
   NumberKeyframeTrack,
+  Object3D,
+  QuaternionKeyframeTrack,
   VectorKeyframeTrack,
-  type AnimationClip,
   type Material,
   type Mesh,
-  type Object3D,
 } from 'three';
 import { MixerBatch } from '../../dist/three/index.js';
 import { THREADS_2, useSolversWithThreads } from '../helpers/backends.js';
@@ -191,6 +193,62 @@ describe.each(SOLVERS)('MixerBatch on %s', (backend) => {
       );
     }
     expect(batch.tracks.three).toBeGreaterThan(0); // mixer 2's new clip is laid out (its boolean track left to three)
+    batch.dispose();
+  });
+
+  it('searches forward plays of half a key to three keys a frame, backward, to the ends, on tracks sharing equal times', () => {
+    // 11 keys 0.1 s apart; the times of every track equal but separate arrays (stored once), one with −0 (kept apart)
+    const times = (first: number): Float32Array => Float32Array.from({ length: 11 }, (_, i) => (i === 0 ? first : 0.1 * i));
+    const values = (size: number, seed: number): number[] => Array.from({ length: 11 * size }, (_, i) => Math.sin(seed + 1.7 * i));
+    const quaternions = Array.from({ length: 11 }, (_, i) => {
+      const [x, y, z, w] = [Math.sin(i), Math.cos(2 * i), 0.5, 1 + 0.1 * i];
+      const l = Math.hypot(x, y, z, w);
+      return [x / l, y / l, z / l, w / l];
+    }).flat();
+    const make = (): { mixers: AnimationMixer[]; objects: Object3D[][] } => {
+      const clip = new AnimationClip('steps', -1, [
+        new VectorKeyframeTrack('a.position', times(0), values(3, 1)),
+        new QuaternionKeyframeTrack('a.quaternion', times(0), quaternions),
+        new VectorKeyframeTrack('b.position', times(0), values(3, 2), InterpolateSmooth),
+        new VectorKeyframeTrack('b.scale', times(0), values(3, 3), InterpolateDiscrete),
+        new VectorKeyframeTrack('c.position', times(-0), values(3, 4)),
+      ]);
+      const mixers: AnimationMixer[] = [];
+      const objects: Object3D[][] = [];
+      // per frame of 1/60 s: 0.5, 1, 1.5, 2, 2.5, 3 keys forward, and 1.2 keys backward
+      [3, 6, 9, 12, 15, 18, -7.2].forEach((timeScale, m) => {
+        const root = new Object3D();
+        const parts = ['a', 'b', 'c'].map((name) => Object.assign(new Object3D(), { name }));
+        root.add(...parts);
+        const mixer = new AnimationMixer(root);
+        const action = mixer.clipAction(clip).setEffectiveTimeScale(timeScale);
+        if (m % 2 === 1) action.setLoop(LoopOnce, 1).clampWhenFinished = true;
+        else action.setLoop(LoopRepeat, Infinity);
+        action.play();
+        mixers.push(mixer);
+        objects.push(parts);
+      });
+      return { mixers, objects };
+    };
+    const three = make();
+    const ours = make();
+    const batch = new MixerBatch(solvers[backend], ours.mixers);
+    // stored once: the times (twice: with 0 and with −0 first) and each track's values
+    expect((batch as unknown as { arrays: { keys: Float64Array } }).arrays.keys.length).toBe(2 * 11 + 11 * (3 + 4 + 3 + 3 + 3));
+    for (let f = 0; f < 90; f++) {
+      for (const mixer of three.mixers) mixer.update(1 / 60);
+      batch.update(1 / 60);
+      ours.objects.forEach((list, m) =>
+        list.forEach((o, i) => {
+          const t = three.objects[m]![i]!;
+          expect([...o.position.toArray(), ...o.quaternion.toArray(), ...o.scale.toArray()], `frame ${f}, mixer ${m}, ${o.name}`).toEqual([
+            ...t.position.toArray(),
+            ...t.quaternion.toArray(),
+            ...t.scale.toArray(),
+          ]);
+        }),
+      );
+    }
     batch.dispose();
   });
 
