@@ -259,19 +259,17 @@ function evaluate(rec: usize, recF: usize, keys: usize, b: usize, t: f64, ending
         return;
       }
     } else if (i1 + 2 < n) {
-      const t2 = ld(keys, times + i1 + 1);
-      if (t < t2) {
-        sti(rec, 6, i1 + 1);
-        if (ldi(rec, 0) == KIND_CUBIC) intervalChanged(rec, recF, keys, i1 + 1, t1, t2, endingStart, endingEnd);
-        interpolate(rec, recF, keys, b, i1 + 1, t1, t, t2);
-        return;
-      }
-      const t3 = ld(keys, times + i1 + 2);
-      if (t < t3) {
-        sti(rec, 6, i1 + 2);
-        if (ldi(rec, 0) == KIND_CUBIC) intervalChanged(rec, recF, keys, i1 + 2, t2, t3, endingStart, endingEnd);
-        interpolate(rec, recF, keys, b, i1 + 2, t2, t, t3);
-        return;
+      // the next interval [lo, hi), then the one after it
+      let lo = t1;
+      for (let k = 1; k <= 2; k++) {
+        const hi = ld(keys, times + i1 + k);
+        if (t < hi) {
+          sti(rec, 6, i1 + k);
+          if (ldi(rec, 0) == KIND_CUBIC) intervalChanged(rec, recF, keys, i1 + k, lo, hi, endingStart, endingEnd);
+          interpolate(rec, recF, keys, b, i1 + k, lo, t, hi);
+          return;
+        }
+        lo = hi;
       }
     }
   }
