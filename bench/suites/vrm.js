@@ -6,7 +6,8 @@
 //   pose + three-vrm update      every manager.update(dt) (three-vrm 3.5, the baseline)
 //   pose + SpringBones.update    one bones.update(dt) for the whole crowd, three's objects read and written;
 //                                at 100 avatars also on a createSolver({ threads: 2 }) solver (backend simd×2:
-//                                each span's kernel split by whole managers)
+//                                each span's kernel on the worker while this thread writes the span before
+//                                and reads the span after)
 //   pose + writes floor          only what any batched solver must do to three's objects: every joint's
 //                                quaternion, rotation, matrix and matrixWorld written from an array, and
 //                                the joints' other descendants' matrices (SpringBones' own pass): the

@@ -22,6 +22,16 @@ export interface SpringBoneCounts {
 /** A step of the avatars [avatar, avatar + avatars) of the table: dt in seconds, alpha as springBonesStep's. */
 export type SpringBoneStep = (dt: number, alpha: number, avatar: number, avatars: number) => void;
 
+/**
+ * The step on the calling thread (split over the threads on a threaded solver), and on a threaded
+ * solver the same step begun on the workers alone while the calling thread goes on, with the wait
+ * for it (null on one thread).
+ */
+export interface SpringBoneKernel {
+  step: SpringBoneStep;
+  background: { begin: SpringBoneStep; finish(): void } | null;
+}
+
 /** Bytes of the kernel's scratch, one thread's: its 592 bytes in whole 64-byte lines. */
 const SCRATCH = 640;
 
@@ -32,18 +42,21 @@ export function springBoneScratchLength(solver: Solver): number {
 
 /**
  * One step of the rows [avatar, avatar + avatars) of the avatar table (a manager each): (dt,
- * alpha, avatar, avatars) => void (see springBonesStep). SpringBones gives it a span (spans.ts):
- * rows that read and write nothing of each other. On a threaded solver, a span of at least the
- * kernel's split minimum (threads/thresholds.ts) is split by whole rows, each row's joints in
- * order on one thread with that thread's `scratch`, so the bits do not depend on the split.
+ * alpha, avatar, avatars) => void (see springBonesStep), and on a threaded solver the same step
+ * in the background. SpringBones gives it a span (spans.ts): rows that read and write nothing of
+ * each other. On a threaded solver, a span of at least the kernel's split minimum
+ * (threads/thresholds.ts) is split by whole rows, each row's joints in order on one thread with
+ * that thread's `scratch`, so the bits do not depend on the split; in the background, the span's
+ * rows are split over the workers alike.
  */
-export function springBoneStep(
+export function springBoneKernel(
   solver: Solver,
   a: SpringBoneArrays & { avatars: Float64Array },
   n: SpringBoneCounts,
   scratch: Float32Array,
-): SpringBoneStep {
-  if (solver.backend === 'js') return (dt, alpha, avatar, avatars) => springBonesStep(a, a.avatars, avatar, avatars, dt, alpha);
+): SpringBoneKernel {
+  if (solver.backend === 'js')
+    return { step: (dt, alpha, avatar, avatars) => springBonesStep(a, a.avatars, avatar, avatars, dt, alpha), background: null };
   // (name, value, bytes a row of the avatar table: see threads/split.ts)
   const kernel = (solver as unknown as WasmSolver).bind(
     'springBonesStep',
@@ -69,10 +82,23 @@ export function springBoneStep(
     { minChunk: 1, align: 1 },
   );
   const [table, dtAt, alphaAt] = [kernel.index('avatars'), kernel.index('dt'), kernel.index('alpha')];
-  return (dt, alpha, avatar, avatars) => {
+  const set = (dt: number, alpha: number, avatar: number): void => {
     kernel.args[table] = a.avatars.byteOffset + 8 * AVATAR * avatar;
     kernel.args[dtAt] = dt;
     kernel.args[alphaAt] = alpha;
-    kernel.run(avatars);
+  };
+  const background = kernel.background;
+  return {
+    step: (dt, alpha, avatar, avatars) => {
+      set(dt, alpha, avatar);
+      kernel.run(avatars);
+    },
+    background: background && {
+      begin: (dt, alpha, avatar, avatars) => {
+        set(dt, alpha, avatar);
+        background.begin(avatars);
+      },
+      finish: () => background.finish(),
+    },
   };
 }

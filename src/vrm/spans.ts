@@ -42,6 +42,12 @@ export interface Span {
   before: [number, number];
   after: [number, number];
   live: [number, number];
+  /**
+   * Whether the span's rows touch nothing that the span before it writes, and write nothing it
+   * touches: its reads may then come before the writes of the span before it (SpringBones reads
+   * it while the kernel steps that span in the background, on a threaded solver).
+   */
+  apart: boolean;
 }
 
 /**
@@ -103,17 +109,22 @@ export function spansOf(layout: Layout, minJoints: number): { spans: Span[]; bef
   const starts: number[] = [];
   let joints = 0;
   let inSpan = new Map<Object3D, boolean>();
+  /** Each span's objects (true: written), as the spans close. */
+  const spanTouches: Map<Object3D, boolean>[] = [];
+  const conflicts = (touched: ReadonlyMap<Object3D, boolean>, mine: ReadonlyMap<Object3D, boolean>): boolean => {
+    for (const [object, writes] of mine) {
+      const theirs = touched.get(object);
+      if (theirs !== undefined && (theirs || writes)) return true;
+    }
+    return false;
+  };
   for (let a = 0; a < avatarCount; a++) {
     const mine = touches[a]!;
-    let conflict = false;
-    for (const [object, writes] of mine) {
-      const theirs = inSpan.get(object);
-      if (theirs !== undefined && (theirs || writes)) conflict = true;
-    }
-    if (a === 0 || conflict || joints >= minJoints) {
+    if (a === 0 || conflicts(inSpan, mine) || joints >= minJoints) {
       starts.push(a);
       joints = 0;
       inSpan = new Map();
+      spanTouches.push(inSpan);
     }
     for (const [object, writes] of mine) inSpan.set(object, writes || inSpan.get(object) === true);
     spanOf[a] = starts.length - 1;
@@ -160,6 +171,7 @@ export function spansOf(layout: Layout, minJoints: number): { spans: Span[]; bef
       before: beforeRanges[s]!,
       after: afterRanges[s]!,
       live: liveRanges[s]!,
+      apart: s > 0 && !conflicts(spanTouches[s - 1]!, spanTouches[s]!),
     };
   });
   return { spans, before: reordered, beforeIndex };

@@ -6,7 +6,7 @@
 import type { Euler, Object3D, Quaternion, Vector3 } from 'three';
 import type { SpringBoneJoint as VRMSpringBoneJoint, SpringBoneManager as VRMSpringBoneManager } from './types.js';
 import type { Solver, SolverBase } from '../api/solver.js';
-import { springBoneScratchLength, springBoneStep, type SpringBoneStep } from '../api/spring-bone-kernel.js';
+import { springBoneKernel, springBoneScratchLength, type SpringBoneKernel, type SpringBoneStep } from '../api/spring-bone-kernel.js';
 import { describe, show } from '../core/validate.js';
 import { MAX_SUBSTEPS } from '../core/limits.js';
 import { warnLargeDt } from '../core/dt.js';
@@ -147,6 +147,8 @@ export class SpringBones {
   /** The solver arrays behind `arrays` (two floats per float64), for free(). */
   private blocks: Float32Array[] = [];
   private step!: SpringBoneStep;
+  /** On a threaded solver, the step begun on the workers while this thread reads the next span (see update). */
+  private background: SpringBoneKernel['background'] = null;
   /** The avatars in spans, each read, stepped and written in turn (see spans.ts). */
   private spans: Span[] = [];
   /** The index in the `before` pass of each entry of the layout's (the pass runs span by span). */
@@ -267,6 +269,10 @@ export class SpringBones {
     this.checkBones(method);
     const everyQuaternion = this.fixedStep !== null || dt <= 0;
     if (this.fixedStep === null) {
+      if (this.background !== null && this.spans.length > 1) {
+        this.overlapSpans(dt, everyQuaternion, this.background);
+        return;
+      }
       for (const span of this.spans) {
         this.readSpan(span, everyQuaternion);
         this.step(dt, 1, span.avatar, span.avatars);
@@ -297,6 +303,38 @@ export class SpringBones {
       out.set(simulated.subarray(o0, o1), o0);
     }
     this.primed = true;
+  }
+
+  /**
+   * The spans of update(dt) on a threaded solver: while the workers step a span, this thread
+   * writes the span before it and reads the span after it, when that span is `apart` (its reads
+   * need not see this span's writes: spans.ts). Each span is read before its step and written
+   * after it, and the spans' reads and writes keep their order except where `apart` allows: the
+   * same bits as one span after the other.
+   */
+  private overlapSpans(dt: number, everyQuaternion: boolean, background: NonNullable<SpringBoneKernel['background']>): void {
+    const spans = this.spans;
+    const rotations = dt > 0;
+    this.readSpan(spans[0]!, everyQuaternion);
+    let unwritten: Span | null = null;
+    for (let s = 0; s < spans.length; s++) {
+      const span = spans[s]!,
+        next = spans[s + 1];
+      background.begin(dt, 1, span.avatar, span.avatars);
+      try {
+        if (unwritten !== null) this.writeBones(unwritten, rotations);
+        if (next?.apart) this.readSpan(next, everyQuaternion);
+      } finally {
+        background.finish();
+      }
+      unwritten = span;
+      if (next && !next.apart) {
+        this.writeBones(span, rotations);
+        unwritten = null;
+        this.readSpan(next, everyQuaternion);
+      }
+    }
+    if (unwritten !== null) this.writeBones(unwritten, rotations);
   }
 
   /**
@@ -764,7 +802,7 @@ export class SpringBones {
     this.watch(layout.hierarchy);
     this.moved = false;
     this.managerList.splice(0, this.managerList.length, ...managers);
-    this.step = springBoneStep(this.solver, arrays, counts, blocks[blocks.length - 1]!);
+    ({ step: this.step, background: this.background } = springBoneKernel(this.solver, arrays, counts, blocks[blocks.length - 1]!));
     this.primed = false;
     this.simulated = null;
   }

@@ -29,3 +29,8 @@ export function useThreadSolvers(): ThreadSolvers {
 export function splitCalls(solver: Solver): number {
   return (solver as unknown as { threading: { pool: { splitCalls: number } } | null }).threading?.pool.splitCalls ?? 0;
 }
+
+/** Calls a threaded solver has begun in the background (its workers running a kernel while the calling thread works on). */
+export function backgroundCalls(solver: Solver): number {
+  return (solver as unknown as { threading: { pool: { backgroundCalls: number } } | null }).threading?.pool.backgroundCalls ?? 0;
+}

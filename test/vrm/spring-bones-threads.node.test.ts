@@ -8,11 +8,17 @@
  * whose joints are split over two managers that share slots and colliders. Node only: workers.
  */
 import { describe, expect, it } from 'vitest';
-import { splitCalls, useThreadSolvers } from '../helpers/thread-solvers.js';
-import type { Object3D } from 'three';
-import { VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
+import { backgroundCalls, splitCalls, useThreadSolvers } from '../helpers/thread-solvers.js';
+import { Object3D, Vector3 } from 'three';
+import {
+  VRMSpringBoneCollider,
+  VRMSpringBoneColliderShapeSphere,
+  VRMSpringBoneJoint,
+  VRMSpringBoneManager,
+} from '@pixiv/three-vrm-springbone';
 import type { Solver } from '../../dist/index.js';
 import { SpringBones, type SpringBonesOptions } from '../../dist/vrm/index.js';
+import { spanJoints } from '../../dist/vrm/spans.js';
 import { buildAvatar, buildCrowd, type Avatar } from '../fixtures/vrm-avatars.js';
 
 /** The kernel's avatar table of a SpringBones: per row (manager), its [start, end) of joints, slots, colliders, centers. */
@@ -60,6 +66,64 @@ function world(): { managers: VRMSpringBoneManager[]; roots: Object3D[]; pose: (
   };
 }
 
+/**
+ * Two managers on one head, each a span of its own (spanJoints.min 1): chain B (the second
+ * manager) avoids a bead that hangs below chain A's second bone (`withBead`), so B reads, as it
+ * stands at its turn, a collider that A's update moves; then two managers on heads of their own,
+ * which share nothing with the managers before them.
+ */
+function beadWorld(withBead = true): { managers: VRMSpringBoneManager[]; roots: Object3D[]; pose: (t: number) => void } {
+  const heads: Object3D[] = [];
+  const roots: Object3D[] = [];
+  const managers: VRMSpringBoneManager[] = [];
+  const chain = (parent: Object3D, lean: number): Object3D[] => {
+    const bones: Object3D[] = [];
+    let at = parent;
+    for (let i = 0; i <= 4; i++) {
+      const bone = new Object3D();
+      bone.position.set(i === 0 ? lean : 0.01 * lean, i === 0 ? 0.05 : -0.07, i === 0 ? -0.05 : -0.015);
+      at.add(bone);
+      bones.push(bone);
+      at = bone;
+    }
+    return bones;
+  };
+  const managerOfChain = (bones: Object3D[], colliders: VRMSpringBoneCollider[]): VRMSpringBoneManager => {
+    const manager = new VRMSpringBoneManager();
+    for (let i = 0; i < bones.length - 1; i++) {
+      const settings = { stiffness: 1, dragForce: 0.3, gravityPower: 0.8, hitRadius: 0.02 };
+      manager.addJoint(new VRMSpringBoneJoint(bones[i]!, bones[i + 1]!, settings, [{ colliders }]));
+    }
+    return manager;
+  };
+  for (let h = 0; h < 3; h++) {
+    const root = new Object3D();
+    const head = new Object3D();
+    head.position.set(0, 1.5, 0);
+    root.position.x = 2 * h;
+    root.add(head);
+    roots.push(root);
+    heads.push(head);
+    const a = chain(head, 0.03);
+    if (h === 0) {
+      const bead = new VRMSpringBoneCollider(new VRMSpringBoneColliderShapeSphere({ offset: new Vector3(0, -0.02, 0), radius: 0.05 }));
+      a[1]!.add(bead);
+      managers.push(managerOfChain(a, []), managerOfChain(chain(head, -0.03), withBead ? [bead] : []));
+    } else managers.push(managerOfChain(a, []));
+  }
+  for (const root of roots) root.updateMatrixWorld(true);
+  for (const manager of managers) manager.setInitState();
+  return {
+    managers,
+    roots,
+    pose: (t) => {
+      heads.forEach((head, h) => {
+        head.rotation.set(0.5 * Math.sin(3.1 * t + h), 1.2 * Math.sin(2 * t + h), 0);
+      });
+    },
+  };
+}
+
 /** The bits of every object's quaternion, matrix and matrixWorld below `roots`. */
 function bits(roots: Object3D[]): Uint32Array {
   const values: number[] = [];
@@ -77,8 +141,7 @@ function frameDt(f: number): number {
 }
 
 /** The bits after each of `frames` frames of the scene on `solver`. */
-function run(solver: Solver, frames: number, options: SpringBonesOptions = {}): Uint32Array[] {
-  const scene = world();
+function run(solver: Solver, frames: number, options: SpringBonesOptions = {}, scene = world()): Uint32Array[] {
   const bones = new SpringBones(solver, scene.managers, options);
   const out: Uint32Array[] = [];
   let t = 0;
@@ -125,6 +188,45 @@ describe('SpringBones on a threaded solver, spans split by whole managers', () =
     expect(spans.reduce((sum, span) => sum + span.avatars, 0)).toBe(scene.managers.length);
     expect(Math.max(...spans.map((span) => span.avatars))).toBeGreaterThan(1);
     bones.dispose();
+  });
+
+  it('steps each span in the background while it writes the span before and reads the span after, where the spans share nothing', () => {
+    // default spans (256 joints): the crowd's spans read and write nothing of each other but the split avatar's
+    const expected = run(solvers.single, 20);
+    for (const solver of [solvers.threaded, solvers.workersOnly]) {
+      const bones = new SpringBones(solver, world().managers);
+      const spans = (bones as unknown as { spans: { apart: boolean }[] }).spans;
+      bones.dispose();
+      expect(spans.length).toBeGreaterThan(2);
+      expect(spans.filter((span) => span.apart).length).toBeGreaterThan(0);
+      expect(spans.filter((span) => !span.apart).length).toBeGreaterThan(1); // the first, and the split avatar's second half
+      const before = backgroundCalls(solver);
+      const got = run(solver, 20);
+      expect(got.findIndex((frame, f) => !frame.every((b, i) => b === expected[f]![i]))).toBe(-1);
+      expect(backgroundCalls(solver) - before, 'every span of every frame stepped in the background').toBe(20 * spans.length);
+    }
+  });
+
+  it('reads a span after the writes of the span before it when it reads what they write (a bead on the other chain)', () => {
+    const spanDefault = spanJoints.min;
+    spanJoints.min = 1;
+    try {
+      const bones = new SpringBones(solvers.single, beadWorld().managers);
+      const spans = (bones as unknown as { spans: { apart: boolean }[] }).spans;
+      bones.dispose();
+      // the bead's chain, the chain that avoids it, then two heads that share nothing with them
+      expect(spans.map((span) => span.apart)).toEqual([false, false, true, true]);
+      const expected = run(solvers.single, 120, {}, beadWorld());
+      // the bead moves chain B: without it, B's bones differ
+      const withoutBead = run(solvers.single, 120, {}, beadWorld(false));
+      expect(withoutBead.some((frame, f) => !frame.every((b, i) => b === expected[f]![i]))).toBe(true);
+      for (const solver of [solvers.threaded, solvers.workersOnly]) {
+        const got = run(solver, 120, {}, beadWorld());
+        expect(got.findIndex((frame, f) => !frame.every((b, i) => b === expected[f]![i]))).toBe(-1);
+      }
+    } finally {
+      spanJoints.min = spanDefault;
+    }
   });
 
   const FRAMES = 40;

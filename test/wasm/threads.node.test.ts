@@ -5,7 +5,7 @@
  * the 16-element blocks; and the option's checks, reasons and lifecycle. Node only: workers.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { splitCalls, useThreadSolvers } from '../helpers/thread-solvers.js';
+import { backgroundCalls, splitCalls, useThreadSolvers } from '../helpers/thread-solvers.js';
 import { BoxGeometry, InstancedMesh, Matrix4, MeshBasicMaterial, Quaternion, Vector3 } from 'three';
 import { createSolver, ForwardKinematics, Inertializer, springStrided, type Pose, type Solver } from '../../dist/index.js';
 import { InstancedSprings } from '../../dist/three/index.js';
@@ -302,6 +302,70 @@ describe('threads: 2, the strided and instance-matrix kernels of spring-solver/t
       }
     });
   }
+});
+
+describe('a call begun in the background (ThreadPool.begin / finish)', () => {
+  /** The threaded solver's pool, and its export `damperUniform` (x, g, n, halflife, dt: 4 bytes an element of x and g). */
+  const poolOf = (solver: Solver) =>
+    (
+      solver as unknown as {
+        threading: {
+          pool: {
+            job(name: string): number;
+            begin(job: number, args: number[], advances: number[]): void;
+            finish(): number;
+            run(job: number, fn: (...a: number[]) => unknown, args: number[], advances: number[]): number;
+          };
+        };
+      }
+    ).threading.pool;
+  const ADVANCES = [4, 4, -1, 0, 0];
+  const arrays = (solver: Solver, n: number) => {
+    const x = solver.alloc(n),
+      g = solver.alloc(n);
+    x.forEach((_, i) => (x[i] = Math.sin(i)));
+    g.forEach((_, i) => (g[i] = Math.cos(3 * i)));
+    return { x, g };
+  };
+
+  /**
+   * On the threaded solvers: `during(solver, x, g)` runs between pool.begin of damperUniform(0.2, 1/60) over n
+   * elements and pool.finish; x must then hold the single-thread solver's bits after the call and the `after`
+   * calls of damper.
+   */
+  const begunCall = (during: (solver: Solver, x: Float32Array, g: Float32Array) => void, after: [number, number][]) => {
+    const n = 20_011;
+    const expected = arrays(solvers.single, n);
+    for (const [halflife, dt] of [[0.2, 1 / 60], ...after] as const) solvers.single.damper(expected.x, expected.g, halflife, dt);
+    for (const solver of [solvers.threaded, solvers.workersOnly]) {
+      const pool = poolOf(solver);
+      const { x, g } = arrays(solver, n);
+      const before = backgroundCalls(solver);
+      pool.begin(pool.job('damperUniform'), [x.byteOffset, g.byteOffset, n, 0.2, 1 / 60], ADVANCES);
+      during(solver, x, g);
+      pool.finish();
+      expect(backgroundCalls(solver) - before).toBe(1);
+      expect(bits(x)).toEqual(bits(expected.x));
+      solver.free(x);
+      solver.free(g);
+    }
+    solvers.single.free(expected.x);
+    solvers.single.free(expected.g);
+  };
+
+  it("runs the kernel on the workers while the caller goes on: the single-thread solver's bits", () => {
+    // the caller's own work meanwhile (nothing of x)
+    begunCall(() => {
+      let sum = 0;
+      for (let i = 0; i < 1000; i++) sum += Math.sqrt(i);
+      expect(sum).toBeGreaterThan(0);
+    }, []);
+  });
+
+  it('a split call meanwhile first waits for the call begun', () => {
+    // the same array again, split: it must see the first call's results
+    begunCall((solver, x, g) => solver.damper(x, g, 0.3, 1 / 30), [[0.3, 1 / 30]]);
+  });
 });
 
 describe('the worker', () => {

@@ -36,6 +36,12 @@ export interface KernelCall<K extends BoundKernel> {
   index(name: ParameterOf<K>): number;
   /** Calls the export with args over n elements (the N_ARGUMENT one), split over the threads when the solver splits such a call. */
   run(n: number): void;
+  /**
+   * On a threaded solver: `begin(n)` starts the call over n elements on the workers alone and
+   * returns at once, `finish()` waits for it (the calling thread calls no kernel in between);
+   * null on one thread.
+   */
+  readonly background: { begin(n: number): void; finish(): void } | null;
 }
 
 /** The values and advances of a list, and the lookup of a parameter's position. */

@@ -186,7 +186,8 @@ export class WasmSolver extends SolverBase {
   /**
    * Export `name` bound to its named arguments (kernel-binding.ts): `run(n)` sets its element
    * count (the argument whose advance is N_ARGUMENT) and calls it, on one thread directly, on a threaded solver split by callKernel's rule in chunks of
-   * at least `split.minChunk` elements, whole blocks of `split.align`. @internal
+   * at least `split.minChunk` elements, whole blocks of `split.align`; on a threaded solver,
+   * `background` runs the same call on the workers alone while the calling thread goes on. @internal
    */
   bind<K extends BoundKernel>(name: K, list: ArgumentList<K>, split: { minChunk?: number; align?: number } = {}): KernelCall<K> {
     this.checkLive('bind');
@@ -205,7 +206,18 @@ export class WasmSolver extends SolverBase {
             args[count] = n;
             this.callKernel(name, args, n, advances, minChunk, align);
           };
-    return { args, advances, index, run };
+    const threading = this.threading;
+    const background =
+      threading === null
+        ? null
+        : {
+            begin(n: number): void {
+              args[count] = n;
+              threading.begin(name, args, advances, minChunk, align);
+            },
+            finish: () => threading.finish(),
+          };
+    return { args, advances, index, run, background };
   }
 
   /** True for an array in this solver's memory. @internal */

@@ -48,6 +48,10 @@ export class ThreadPool {
   private lastCall = 0;
   /** False: the calling thread leaves every chunk to the workers (the tests' check of the workers' path). @internal */
   callerClaims = true;
+  /** Whether a call begun (begin) runs on the workers until finish(). */
+  private begun = false;
+  /** Calls begun in the background so far (the tests check that a caller overlaps its work with them). @internal */
+  backgroundCalls = 0;
 
   private constructor(
     private readonly workers: StartedWorker[],
@@ -105,11 +109,53 @@ export class ThreadPool {
     minChunk?: number,
     align?: number,
   ): number {
+    // a call from code the caller ran while its call runs in the background: that call finishes first
+    if (this.begun) this.finish();
     this.splitCalls++;
     const control = this.control;
     const n = args[advances.indexOf(N_ARGUMENT)]!;
     const chunk = chunkOf(n, this.threads, minChunk, align);
     const chunks = Math.ceil(n / chunk);
+    this.post(job, args, advances, chunk, chunks);
+    const own = this.own;
+    own.length = args.length;
+    let result = 0;
+    let done = 0;
+    for (let c = this.callerClaims ? Atomics.add(control, NEXT, 1) : chunks; c < chunks; c = Atomics.add(control, NEXT, 1)) {
+      shiftedArguments(args, advances, c * chunk, Math.min(chunk, n - c * chunk), own, 0);
+      result += Number(fn.apply(null, own)) | 0;
+      done++;
+    }
+    if (done > 0) Atomics.sub(control, REMAINING, done);
+    return result + this.join();
+  }
+
+  /**
+   * Starts kernel `job` over `args` (as run's) on the workers alone, in chunks for the workers,
+   * and returns at once: the calling thread does other work until finish() (a run() meanwhile
+   * waits for this call first). The chunks are run's own rule over the workers' count, so a
+   * kernel whose bits do not depend on its split gives the same bits.
+   */
+  begin(job: number, args: number[], advances: readonly number[], minChunk?: number, align?: number): void {
+    if (this.begun) throw new Error('internal: a call begun while another runs in the background');
+    this.splitCalls++;
+    this.backgroundCalls++;
+    const n = args[advances.indexOf(N_ARGUMENT)]!;
+    const chunk = chunkOf(n, this.threads - 1, minChunk, align);
+    this.post(job, args, advances, chunk, Math.ceil(n / chunk));
+    this.begun = true;
+  }
+
+  /** Waits for the call begun (begin) and returns the sum of its chunks' results (0 if a run() waited for it already). */
+  finish(): number {
+    if (!this.begun) return 0;
+    this.begun = false;
+    return this.join();
+  }
+
+  /** Writes a call for the workers and wakes them (the calling thread may then claim chunks too). */
+  private post(job: number, args: number[], advances: readonly number[], chunk: number, chunks: number): void {
+    const control = this.control;
     // No worker may still be reading the previous call while this one is written.
     for (let spins = 1; Atomics.compareExchange(control, ACTIVE, 0, LOCKED) !== 0; spins++) {
       // A worker finishing its look at the previous call: a few instructions, unless the host killed it.
@@ -132,19 +178,13 @@ export class ThreadPool {
     Atomics.add(control, GEN, 1);
     Atomics.sub(control, ACTIVE, LOCKED);
     Atomics.notify(control, GEN);
-    const own = this.own;
-    own.length = args.length;
-    let result = 0;
-    let done = 0;
-    for (let c = this.callerClaims ? Atomics.add(control, NEXT, 1) : chunks; c < chunks; c = Atomics.add(control, NEXT, 1)) {
-      shiftedArguments(args, advances, c * chunk, Math.min(chunk, n - c * chunk), own, 0);
-      result += Number(fn.apply(null, own)) | 0;
-      done++;
-    }
-    if (done > 0) Atomics.sub(control, REMAINING, done);
+  }
+
+  /** Waits for the workers' chunks of the call posted; the sum of their results. */
+  private join(): number {
     this.wait();
-    if (Atomics.load(control, FAILED) !== 0) throw new Error('internal: a worker failed to run its chunk of a kernel');
-    return result + Atomics.load(control, RESULT);
+    if (Atomics.load(this.control, FAILED) !== 0) throw new Error('internal: a worker failed to run its chunk of a kernel');
+    return Atomics.load(this.control, RESULT);
   }
 
   /**

@@ -61,6 +61,18 @@ export class Threading {
     return this.pool.run(job, fn, args, advances, minChunk, align);
   }
 
+  /** Starts export `kernel` over `args` on the workers alone (pool.begin); the calling thread goes on until finish(). */
+  begin(kernel: string, args: number[], advances: readonly number[], minChunk?: number, align?: number): void {
+    const job = this.pool.job(kernel);
+    if (job < 0) throw new Error(`internal: the workers have no kernel ${kernel}`);
+    this.pool.begin(job, args, advances, minChunk, align);
+  }
+
+  /** Waits for the call begun. */
+  finish(): void {
+    this.pool.finish();
+  }
+
   /**
    * The exports with the core springs and dampers split: the quick path and prepared calls call
    * them directly. A keeping springPerElement splits by springApplyKept's minimum, so that the
