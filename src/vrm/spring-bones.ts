@@ -147,7 +147,7 @@ export class SpringBones {
   /** The solver arrays behind `arrays` (two floats per float64), for free(). */
   private blocks: Float32Array[] = [];
   private step!: SpringBoneStep;
-  /** On a threaded solver, the step begun on the workers while this thread reads the next span (see update). */
+  /** On a threaded solver, the step begun on the workers while this thread writes the span before and reads the next (overlapSpans). */
   private background: SpringBoneKernel['background'] = null;
   /** The avatars in spans, each read, stepped and written in turn (see spans.ts). */
   private spans: Span[] = [];
