@@ -205,6 +205,11 @@ function writtenOf(e: MixerEntry): Int32Array {
   return Int32Array.from(list);
 }
 
+/** Whether the write loop has nothing to look at in any of `entries`: no property written, none left to three. */
+function nothingWritten(entries: readonly MixerEntry[]): boolean {
+  return entries.every((e) => e.written.length === 0 && e.three.length === 0);
+}
+
 /** Floats of a block: the two cumulative weights, then the six regions of the buffer. */
 function blockLength(valueSize: number): number {
   return 2 + 6 * valueSize;
@@ -242,6 +247,12 @@ export class MixerBatch implements PoseSource {
    * @internal
    */
   writeObjects = true;
+  /**
+   * No mixer has a property its write loop looks at (every one read by a SkeletonBatch or given a
+   * group's no-op setter, none left to three): the pipeline's case, where the loop is skipped
+   * (docs/DECISIONS.md, "Sampling speed"). Kept with each entry's `written`.
+   */
+  private nothingWritten = false;
   /** The InertializedMixerGroup that reads this batch's buffers (bufferOf), or null. */
   private reader: object | null = null;
   /** The bones a SkeletonBatch reads from this batch's buffers (their position, quaternion and scale not written), or null. */
@@ -461,7 +472,8 @@ export class MixerBatch implements PoseSource {
     this.run(from, to - from);
     this.wroteTo = a.output;
     this.wroteAt = this.activations;
-    if (!this.writeObjects) return;
+    // (an action unknown to the layout played during this update flags a new layout: its mixer's bindings are applied below)
+    if (!this.writeObjects || (this.nothingWritten && !this.relayout)) return;
     const blocks = a.blocks;
     const changed = a.changed;
     for (let m = from; m < to; m++) {
@@ -624,6 +636,7 @@ export class MixerBatch implements PoseSource {
         e.skip.fill(0);
         e.written = writtenOf(e);
       }
+      this.nothingWritten = nothingWritten(this.entries);
     };
     try {
       this.layout(method, true);
@@ -662,7 +675,8 @@ export class MixerBatch implements PoseSource {
         const b = e.blocks[k]!;
         pm.cumulativeWeight = a.blocks[b]!;
         pm.cumulativeWeightAdditive = a.blocks[b + 1]!;
-        pm.buffer.set(a.blocks.subarray(b + 2, b + 2 + pm.buffer.length));
+        const buffer = pm.buffer;
+        for (let i = 0; i < buffer.length; i++) buffer[i] = a.blocks[b + 2 + i]!; // (no subarray a property: a crowd's layout makes none)
       });
       for (const [action, entry] of e.actions) {
         let r = entry.first;
@@ -689,7 +703,9 @@ export class MixerBatch implements PoseSource {
    */
   private layout(method: string, again: boolean): void {
     // checks first: nothing is changed by a refused layout
-    const plans = this.mixers.map((mixer, m) => planMixer(method, `mixers[${m}]`, batchInternals(method, `mixers[${m}]`, mixer)));
+    // (a crowd's mixers share their clips' key arrays: each array checked once a layout)
+    const checked = new Set<ArrayLike<number>>();
+    const plans = this.mixers.map((mixer, m) => planMixer(method, `mixers[${m}]`, batchInternals(method, `mixers[${m}]`, mixer), checked));
     if (again) {
       this.writeBack();
       for (const e of this.entries) e.unwrap();
@@ -785,7 +801,11 @@ export class MixerBatch implements PoseSource {
         a.blocks[block] = pm.cumulativeWeight;
         a.blocks[block + 1] = pm.cumulativeWeightAdditive;
         a.blocks.set(pm.buffer, block + 2);
-        a.applyInts.set([block, size, mixKind(pm), -1], APPLY_INTS * apply);
+        const at = APPLY_INTS * apply;
+        a.applyInts[at] = block;
+        a.applyInts[at + 1] = size;
+        a.applyInts[at + 2] = mixKind(pm);
+        a.applyInts[at + 3] = -1;
         block += blockLength(size);
         apply++;
       }
@@ -885,6 +905,7 @@ export class MixerBatch implements PoseSource {
       entries.push(e);
     });
     this.entries = entries;
+    this.nothingWritten = nothingWritten(entries);
     this.arrays = a;
     this.activeFlags = activeFlags;
     this.run = sampleMixersCall(this.solver, a);
@@ -925,9 +946,10 @@ interface MixerPlan {
 /**
  * The PropertyMixers of `mixer` the kernel takes: numeric or quaternion ones whose every track (in
  * every action of the mixer) has an interpolant the kernel computes, bound to the PropertyMixer's
- * buffer. Every numeric track is checked: finite keys, times in order.
+ * buffer. Every numeric track is checked: finite keys, times in order (arrays in `checked` were,
+ * in this layout; those checked here are added).
  */
-function planMixer(method: string, name: string, mixer: BatchMixerInternals): MixerPlan {
+function planMixer(method: string, name: string, mixer: BatchMixerInternals, checked: Set<ArrayLike<number>>): MixerPlan {
   const kernel = new Set<PropertyMixerInternals>();
   const refused = new Set<PropertyMixerInternals>();
   for (const pm of mixer._bindings) (mixKind(pm) >= 0 ? kernel : refused).add(pm);
@@ -936,8 +958,7 @@ function planMixer(method: string, name: string, mixer: BatchMixerInternals): Mi
     action._interpolants.forEach((interpolant, j) => {
       const pm = action._propertyBindings[j];
       const track = clip.tracks[j];
-      const where = `${name}'s clip ${JSON.stringify(clip.name)} track ${JSON.stringify(track?.name)}`;
-      checkKeys(method, where, interpolant);
+      checkKeys(method, interpolant, checked, () => `${name}'s clip ${JSON.stringify(clip.name)} track ${JSON.stringify(track?.name)}`);
       if (pm === undefined) return;
       const kind = interpolantKind(interpolant, track);
       // three sizes a PropertyMixer by its track's getValueSize(): three values a key for a glTF cubic track
@@ -960,22 +981,29 @@ function checkDeltaTime(owner: object, method: string, dt: unknown): void {
   if (dt > 0) checkDt(owner, method, dt);
 }
 
-/** Finite keyframe times in ascending order and finite numeric values, or a RangeError naming the track. */
-function checkKeys(method: string, where: string, interpolant: InterpolantInternals): void {
+/**
+ * Finite keyframe times in ascending order and finite numeric values, or a RangeError naming the
+ * track (`where()`); arrays in `checked` are skipped, those checked are added.
+ */
+function checkKeys(method: string, interpolant: InterpolantInternals, checked: Set<ArrayLike<number>>, where: () => string): void {
   const times = interpolant.parameterPositions;
   const values = interpolant.sampleValues;
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i]!;
-    if (typeof t !== 'number' || !Number.isFinite(t))
-      throw new RangeError(`${method}: ${where}: times[${i}] is ${String(t)}; keyframe times must be finite`);
-    if (i > 0 && t < times[i - 1]!)
-      throw new RangeError(
-        `${method}: ${where}: times[${i}] is ${t}, before times[${i - 1}] = ${times[i - 1]}; keyframe times must be in ascending order`,
-      );
+  if (!checked.has(times)) {
+    for (let i = 0; i < times.length; i++) {
+      const t = times[i]!;
+      if (typeof t !== 'number' || !Number.isFinite(t))
+        throw new RangeError(`${method}: ${where()}: times[${i}] is ${String(t)}; keyframe times must be finite`);
+      if (i > 0 && t < times[i - 1]!)
+        throw new RangeError(
+          `${method}: ${where()}: times[${i}] is ${t}, before times[${i - 1}] = ${times[i - 1]}; keyframe times must be in ascending order`,
+        );
+    }
+    checked.add(times);
   }
-  if (!ArrayBuffer.isView(values)) return; // string and boolean tracks: left to three
+  if (!ArrayBuffer.isView(values) || checked.has(values)) return; // string and boolean tracks: left to three
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (!Number.isFinite(v)) throw new RangeError(`${method}: ${where}: values[${i}] is ${v}; keyframe values must be finite`);
+    if (!Number.isFinite(v)) throw new RangeError(`${method}: ${where()}: values[${i}] is ${v}; keyframe values must be finite`);
   }
+  checked.add(values);
 }

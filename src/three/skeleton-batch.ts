@@ -18,7 +18,7 @@
  * a clone (SkeletonUtils.clone, which copies flags but not own functions) is a plain three
  * character. dispose() gives all of it back.
  */
-import { Quaternion, Vector3, type Bone, type Object3D, type Skeleton, type SkinnedMesh } from 'three';
+import { Quaternion, Vector3, type Bone, type DataTexture, type Object3D, type Skeleton, type SkinnedMesh } from 'three';
 import type { Solver, SolverBase } from '../api/solver.js';
 import { float64Array, forwardKinematicsCall, int32View } from '../api/skeleton-kernel.js';
 import { describe } from '../core/validate.js';
@@ -105,6 +105,11 @@ export class SkeletonBatch {
   private readonly world: Float32Array | null;
   private readonly run: (count: number) => void;
   private readonly attached: Attached[] = [];
+  /**
+   * Each skeleton's bone texture (over the batch's view, made at attach if it had none), flagged for
+   * upload at each update: a list of its own, which the update reads without each skeleton's object.
+   */
+  private readonly textures: DataTexture[] = [];
   /** The transforms of the bones the source does not give (meshes[0]'s, at construction or refresh). */
   private readonly rest: Rest;
   /** With a source that does not give every bone: its slot of each bone (−1: not animated), and whether it gives no scale. */
@@ -248,7 +253,7 @@ export class SkeletonBatch {
     this.reader!.read(method);
     this.chains.read(method, this.arrays);
     this.run(this.meshes.length);
-    for (const { skeleton } of this.attached) if (skeleton.boneTexture) skeleton.boneTexture.needsUpdate = true;
+    for (const texture of this.textures) texture.needsUpdate = true;
     if (this.world) this.writeBoneWorld(this.world);
   }
 
@@ -313,6 +318,7 @@ export class SkeletonBatch {
       skeleton.boneTexture!.image.data = view;
       skeleton.boneMatrices = view;
     }
+    this.textures.push(skeleton.boneTexture!);
     skeleton.update = markForUpload;
     const rig = newRig(this.ordered[m]!);
     this.rigs.push(rig);
@@ -322,9 +328,8 @@ export class SkeletonBatch {
       bone.updateWorldMatrix = functions.worldMatrix;
     }
     // a root's own function knows its rig (no lookup of the bone, which costs a cache miss a character)
-    rig.roots.forEach((root, r) => {
-      root.updateMatrixWorld = () => this.updateAttached(rig, r);
-    });
+    rig.walks = rig.roots.map((_, r) => () => this.updateAttached(rig, r));
+    showWalks(rig);
   }
 
   private detach(): void {
@@ -341,6 +346,7 @@ export class SkeletonBatch {
       }
     }
     this.attached.length = 0;
+    this.textures.length = 0;
     this.rigs.length = 0;
   }
 
@@ -428,7 +434,10 @@ export class SkeletonBatch {
    * forces the children of a bone (whose matrix it always recomputes).
    */
   private updateAttached(rig: Rig, r: number): void {
-    if (rigChanged(rig)) findAttached(rig);
+    if (rigChanged(rig)) {
+      findAttached(rig);
+      showWalks(rig);
+    }
     const path = rig.paths[r]!;
     if (path.length > 0) this.sync('Bone.updateMatrixWorld (in a SkeletonBatch)');
     for (let j = 0; j < path.length; j++) this.composeBone(path[j]!);
@@ -467,14 +476,17 @@ interface Rig {
   parents: Object3D[][];
   /** Per root: the bones the attached objects hang from and their ancestors, parents first. */
   paths: Bone[][];
+  /** Per root: its updateMatrixWorld while objects hang under its bones or a bone's children changed (updateAttached). */
+  walks: (() => void)[];
 }
 
 function newRig(bones: readonly Bone[]): Rig {
   const set = new Set<Object3D>(bones);
   const roots = bones.filter((bone) => !set.has(bone.parent as Object3D));
-  const rig: Rig = { bones, changed: false, listener: () => {}, roots, attached: [], parents: [], paths: [] };
+  const rig: Rig = { bones, changed: false, listener: () => {}, roots, attached: [], parents: [], paths: [], walks: [] };
   rig.listener = () => {
     rig.changed = true;
+    showWalks(rig);
   };
   // three's add, attach, remove, removeFromParent and clear fire these on the parent (docs/DECISIONS.md, "Bones off three's traversal")
   for (const bone of bones) {
@@ -492,6 +504,23 @@ function unwatch(rig: Rig): void {
     bone.removeEventListener('childremoved', rig.listener);
   }
 }
+
+/**
+ * Each root's function in the renderer's traversal: its walk (updateAttached) where objects hang
+ * under its bones or the rig changed, else one shared function that does nothing. A crowd's rigs
+ * mostly have nothing attached, and a call that reads no rig spares each character the cache misses
+ * of its rig's arrays (docs/DECISIONS.md, "Bones off three's traversal"); a child added under any
+ * bone flags the rig and puts every root's walk back.
+ */
+function showWalks(rig: Rig): void {
+  for (let r = 0; r < rig.roots.length; r++) {
+    const walk = rig.walks[r];
+    if (walk !== undefined) rig.roots[r]!.updateMatrixWorld = rig.changed || rig.attached[r]!.length > 0 ? walk : nothingAttached;
+  }
+}
+
+/** A root bone's part of the renderer's traversal when nothing hangs under its rig's bones: none (the bones are off the walk). */
+function nothingAttached(): void {}
 
 /** Whether a bone's children changed since findAttached (an object attached or removed). */
 function rigChanged(rig: Rig): boolean {

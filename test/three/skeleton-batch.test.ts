@@ -193,6 +193,11 @@ describe.each(SOLVERS)('SkeletonBatch on %s', (backend) => {
     batch.update();
     const view = mesh.skeleton.boneMatrices!;
     expect(mesh.skeleton.boneTexture!.image.data).toBe(view);
+    // each update flags every bone texture for upload (its version: what the renderer compares)
+    const versions = (): number[] => c.characters.map((ch) => ch.mesh.skeleton.boneTexture!.version);
+    const before = versions();
+    batch.update();
+    expect(versions()).toEqual(before.map((v) => v + 1));
     // the bones' own matrix updates are replaced by own functions, their flags left as they were
     expect(Object.hasOwn(bone, 'updateMatrixWorld') && Object.hasOwn(bone, 'updateWorldMatrix')).toBe(true);
     expect(bone.matrixAutoUpdate).toBe(true);
