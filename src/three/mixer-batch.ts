@@ -676,7 +676,8 @@ export class MixerBatch implements PoseSource {
         pm.cumulativeWeight = a.blocks[b]!;
         pm.cumulativeWeightAdditive = a.blocks[b + 1]!;
         const buffer = pm.buffer;
-        for (let i = 0; i < buffer.length; i++) buffer[i] = a.blocks[b + 2 + i]!; // (no subarray a property: a crowd's layout makes none)
+        // (element by element: a subarray would be one more object per property of the crowd)
+        for (let i = 0; i < buffer.length; i++) buffer[i] = a.blocks[b + 2 + i]!;
       });
       for (const [action, entry] of e.actions) {
         let r = entry.first;
