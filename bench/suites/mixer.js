@@ -15,15 +15,16 @@
 //                                 the inertialization and the bones written (the library today)
 //   group over a MixerBatch       the same group built on a MixerBatch: one kernel call samples every mixer
 //   writes floor                  only what any sampler must do to three's objects: every bone's
-//                                 position and quaternion set from an array, its rotation (Euler)
-//                                 following as three's onChange does (MixerBatch's own write,
+//                                 position, quaternion and rotation (the Euler three's onChange keeps
+//                                 beside the quaternion, its angles computed with the pose, as the
+//                                 kernel does) set from arrays (MixerBatch's own write,
 //                                 src/three/object-writes.ts) and its matrixWorldNeedsUpdate, as
 //                                 PropertyBinding.setValue does
 // Target (issue 26): MixerBatch.update ≥ 3× three's mixers, one thread (medians).
 import { readFileSync } from 'node:fs';
 import { AnimationUtils } from 'three';
 import { InertializedMixerGroup, MixerBatch } from '../../dist/three/index.js';
-import { setQuaternionAndEuler } from '../../dist/three/object-writes.js';
+import { setQuaternionAndAngles } from '../../dist/three/object-writes.js';
 import { buildSkinnedCrowd } from '../../test/fixtures/skinned-crowd.js';
 import { threaded } from './threads.js'; // createSolver({ threads: 2 }), shared with the threads suite
 
@@ -104,9 +105,11 @@ export default {
       }),
       task('writes floor', n, setting, ['simd'], (c) => {
         const values = new Float64Array(7 * c.bones.length);
+        const angles = new Float64Array(3 * c.bones.length);
         c.bones.forEach((b, i) => {
           b.position.toArray(values, 7 * i);
           b.quaternion.toArray(values, 7 * i + 3);
+          angles.set([b.rotation.x, b.rotation.y, b.rotation.z], 3 * i);
         });
         return {
           call: () => {
@@ -115,7 +118,7 @@ export default {
               const b = bones[i];
               b.position.fromArray(values, 7 * i);
               b.matrixWorldNeedsUpdate = true;
-              setQuaternionAndEuler(b.quaternion, b.rotation, values, 7 * i + 3);
+              setQuaternionAndAngles(b.quaternion, b.rotation, values, 7 * i + 3, angles, 3 * i);
               b.matrixWorldNeedsUpdate = true;
             }
           },

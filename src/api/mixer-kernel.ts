@@ -43,12 +43,14 @@ export function sampleMixersCall(solver: Solver, a: MixerArrays): (first: number
       ['rotations', 0, 0],
       ['scales', 0, 0],
       ['outF32', 0, 0],
+      ['eulerFlags', 0, 0], // a.eulerFlags' when a.angles, set at each call
+      ['eulers', a.eulers.byteOffset, 0],
     ],
     { minChunk: MIN_CHUNK },
   );
-  const [rows, positions, rotations, scales, outF32] = (['rows', 'positions', 'rotations', 'scales', 'outF32'] as const).map((name) =>
-    kernel.index(name),
-  ) as [number, number, number, number, number];
+  const [rows, positions, rotations, scales, outF32, eulerFlags] = (
+    ['rows', 'positions', 'rotations', 'scales', 'outF32', 'eulerFlags'] as const
+  ).map((name) => kernel.index(name)) as [number, number, number, number, number, number];
   return (first, count) => {
     const output = a.output;
     kernel.args[rows] = a.rows.byteOffset + ROW_BYTES * first;
@@ -56,6 +58,7 @@ export function sampleMixersCall(solver: Solver, a: MixerArrays): (first: number
     kernel.args[rotations] = output === null ? 0 : output.rotations.byteOffset;
     kernel.args[scales] = output?.scales ? output.scales.byteOffset : 0;
     kernel.args[outF32] = output !== null && output.positions instanceof Float32Array ? 1 : 0;
+    kernel.args[eulerFlags] = a.angles ? a.eulerFlags.byteOffset : 0;
     kernel.run(count);
   };
 }

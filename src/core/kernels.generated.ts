@@ -709,8 +709,10 @@ declare namespace __AdaptedExports {
    * @param rotations `usize`
    * @param scales `usize`
    * @param outF32 `bool`
+   * @param eulerFlags `usize`
+   * @param eulers `usize`
    */
-  export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number, active: number, positions: number, rotations: number, scales: number, outF32: boolean): void;
+  export function sampleMixers(rows: number, nMixers: number, actionInts: number, actionFloats: number, recordInts: number, recordFloats: number, keys: number, blocks: number, applyInts: number, changed: number, active: number, positions: number, rotations: number, scales: number, outF32: boolean, eulerFlags: number, eulers: number): void;
   /**
    * assembly/kernels/pose-gather/gatherPose
    * @param rows `usize`
@@ -843,7 +845,7 @@ export interface KernelParameterNames {
   composeInstanceMatrices: readonly ['m', 'q', 's', 'n'];
   springBonesStep: readonly ['setup', 'pose', 'state', 'out', 'ext', 'extPrev', 'extStep', 'extInv', 'colliders', 'colliderWorld', 'colliderList', 'centers', 'avatars', 'count', 'scratch', 'dt', 'alpha'];
   forwardKinematics: readonly ['parents', 'slots', 'targets', 'positions', 'rotations', 'scales', 'sourceStride', 'sourceF64', 'restPositions', 'restRotations', 'restScales', 'roots', 'chain', 'levels', 'parentless', 'inverseBind', 'world', 'worldStride', 'skin', 'skinStride', 'scratch', 'count', 'bones'];
-  sampleMixers: readonly ['rows', 'nMixers', 'actionInts', 'actionFloats', 'recordInts', 'recordFloats', 'keys', 'blocks', 'applyInts', 'changed', 'active', 'positions', 'rotations', 'scales', 'outF32'];
+  sampleMixers: readonly ['rows', 'nMixers', 'actionInts', 'actionFloats', 'recordInts', 'recordFloats', 'keys', 'blocks', 'applyInts', 'changed', 'active', 'positions', 'rotations', 'scales', 'outF32', 'eulerFlags', 'eulers'];
   gatherPose: readonly ['rows', 'nMixers', 'accu', 'accuStride', 'elements', 'seen', 'active', 'blocks', 'positions', 'rotations', 'scales', 'f32', 'missing', 'flag', 'copied'];
   dataMovementFloor: readonly ['x', 'v', 'g', 'q', 'n', 'keep'];
   probeExp: readonly ['input', 'output', 'n'];

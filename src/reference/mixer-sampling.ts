@@ -36,9 +36,14 @@
  *   active[p] (bytes) = 1 where the PropertyMixer is in use. An apply with an output, in use, also
  *   copies its value (the last accumulator) to its place in `output` (float32 or float64 arrays):
  *   the pose a reader gathers (src/reference/pose-gather.ts), while the block is at hand.
+ * - angles: where `eulerFlags[p]` (bytes) is 1 and the value changed, a call with `angles` set
+ *   computes the quaternion's XYZ Euler angles into eulers[3p …], as the `rotation` three's
+ *   quaternion setter updates (onChange → Euler.setFromQuaternion): the caller writes both
+ *   (src/three/object-writes.ts), and its write loop then waits on no Math call.
  * - mixer m: rows[8m …] = its first action and action count (this frame's), its first apply and apply
  *   count, its accuIndex. Mixers share only the keys: a threaded call splits by whole mixers.
  */
+import { eulerXyz } from './euler.js';
 import type { FloatArray } from './float-array.js';
 
 /** Interpolant kinds. */
@@ -91,6 +96,12 @@ export interface MixerArrays {
   active: Uint8Array;
   /** Where the applies with an output copy their value, or null (none copies this call). */
   output: MixerOutput | null;
+  /** 1 where an apply's value is a quaternion whose XYZ Euler angles the caller writes. */
+  eulerFlags: Uint8Array;
+  /** Those angles (x, y, z), three a apply. */
+  eulers: Float64Array;
+  /** Whether this call computes the angles (the caller writes three's objects after it). */
+  angles: boolean;
 }
 
 /** The arrays of a reader the applies copy their values to (one float type for all three). */
@@ -513,6 +524,8 @@ function applyProperties(a: MixerArrays, firstApply: number, nApplies: number, a
       }
     }
     a.changed[p] = changed;
+    if (changed === 1 && a.angles && a.eulerFlags[p] === 1)
+      eulerXyz(b[offset]!, b[offset + 1]!, b[offset + 2]!, b[offset + 3]!, a.eulers, 3 * p);
     const output = a.applyInts[APPLY_INTS * p + 3]!;
     if (output >= 0 && a.output !== null && a.active[p] === 1) {
       const array = output & 3,

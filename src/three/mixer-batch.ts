@@ -75,7 +75,7 @@ import {
   type MixerOutput,
 } from '../reference/mixer-sampling.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
-import { setQuaternionAndEuler } from './object-writes.js';
+import { setQuaternionAndAngles } from './object-writes.js';
 import { checkArgumentCount, checkFree, checkSolver, hold, release } from './checks.js';
 import { POSE_SOURCE, sameSolver, type PoseReader, type PoseRequest, type PoseSource } from './pose-source.js';
 import { MixerPose, boneTarget, type PoseState } from './mixer-pose.js';
@@ -122,6 +122,11 @@ interface MixerEntry {
    * no-op setter when laid out (kept with `skip`: at layout and when a SkeletonBatch lets go).
    */
   written: Int32Array;
+  /**
+   * 1 where the write loop sets a bone's quaternion and rotation from the kernel's Euler angles (a
+   * written quaternion: kept with `written`), a view of the batch's flags in solver memory (from `firstApply`).
+   */
+  angles: Uint8Array;
   /** The value size of each. */
   sizes: Int32Array;
   /** Index in `kernel` of each kernel-taken PropertyMixer. */
@@ -203,6 +208,14 @@ function writtenOf(e: MixerEntry): Int32Array {
     list.push(k);
   });
   return Int32Array.from(list);
+}
+
+/** Sets e.written (writtenOf) and, unless `memoryGone`, the angle flags of its quaternions. */
+function setWritten(e: MixerEntry, memoryGone: boolean): void {
+  e.written = writtenOf(e);
+  if (memoryGone) return;
+  e.angles.fill(0);
+  for (const k of e.written) if (e.writes[k]?.quaternion) e.angles[k] = 1;
 }
 
 /** Whether the write loop has nothing to look at in any of `entries`: no property written, none left to three. */
@@ -469,6 +482,7 @@ export class MixerBatch implements PoseSource {
       rows[ROW_INTS * m + 1] = n - rows[ROW_INTS * m]!;
     }
     a.output = output ? this.output : null;
+    a.angles = this.writeObjects && !this.nothingWritten;
     this.run(from, to - from);
     this.wroteTo = a.output;
     this.wroteAt = this.activations;
@@ -476,6 +490,7 @@ export class MixerBatch implements PoseSource {
     if (!this.writeObjects || (this.nothingWritten && !this.relayout)) return;
     const blocks = a.blocks;
     const changed = a.changed;
+    const eulers = a.eulers;
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
       if (e.detached) continue;
@@ -498,7 +513,7 @@ export class MixerBatch implements PoseSource {
         }
         // PropertyBinding's setter: resolvedProperty.fromArray(buffer, offset), then matrixWorldNeedsUpdate
         if (write.vector !== null) write.vector.fromArray(blocks, at);
-        else setQuaternionAndEuler(write.quaternion!, write.euler!, blocks, at);
+        else setQuaternionAndAngles(write.quaternion!, write.euler!, blocks, at, eulers, 3 * (e.firstApply + k));
         write.object.matrixWorldNeedsUpdate = true;
       }
       for (const pm of e.three) if (pm.useCount > 0) pm.apply(accuIndex);
@@ -632,9 +647,10 @@ export class MixerBatch implements PoseSource {
     const release = (): void => {
       this.claimed = null;
       if (this.arrays !== null && !this.solver.isDisposed()) this.setOutput(null, new Int32Array(0));
+      const memoryGone = this.arrays === null || this.solver.isDisposed();
       for (const e of this.entries) {
         e.skip.fill(0);
-        e.written = writtenOf(e);
+        setWritten(e, memoryGone);
       }
       this.nothingWritten = nothingWritten(this.entries);
     };
@@ -764,10 +780,16 @@ export class MixerBatch implements PoseSource {
       rows: int32View(alloc(ROW_INTS * plans.length)),
       active: new Uint8Array(0),
       output: null,
+      eulerFlags: new Uint8Array(0),
+      eulers: float64Array(alloc, 3 * Math.max(1, nApplies)),
+      angles: false,
     };
     const flags = alloc(Math.max(1, Math.ceil(nApplies / 4)));
     const activeFlags = new Uint8Array(flags.buffer, flags.byteOffset, nApplies);
     a.active = activeFlags;
+    const angles = alloc(Math.max(1, Math.ceil(nApplies / 4)));
+    const angleFlags = new Uint8Array(angles.buffer, angles.byteOffset, nApplies);
+    a.eulerFlags = angleFlags;
     // a reader's output is made for a layout: it makes it again for this one
     this.output = null;
     this.wroteTo = null;
@@ -857,6 +879,7 @@ export class MixerBatch implements PoseSource {
           return target !== null && this.claimed!.has(target.object) ? 1 : 0;
         }),
         written: new Int32Array(0),
+        angles: angleFlags.subarray(firstApply, apply),
         sizes: Int32Array.from(kernel, (pm) => pm.valueSize),
         index: new Map(kernel.map((pm, k) => [pm, k])),
         writes,
@@ -868,7 +891,7 @@ export class MixerBatch implements PoseSource {
         unwrap: () => {},
       };
       e.active.set(Uint8Array.from(kernel, (pm) => (pm.useCount > 0 ? 1 : 0)));
-      e.written = writtenOf(e);
+      setWritten(e, false);
       e.unwrap = wrapMixer(
         mixer,
         (action, before) => {

@@ -69,3 +69,31 @@ export function setQuaternionAndEuler(quaternion: Quaternion, rotation: Euler, a
     r._z = 0;
   }
 }
+
+/**
+ * setQuaternionAndEuler with the XYZ angles already computed (angles[ao …], by the mixer kernel from
+ * the same quaternion with the same operations): the fields alone are written. Any other order goes
+ * through `quaternion.set`, whose onChange computes it.
+ */
+export function setQuaternionAndAngles(
+  quaternion: Quaternion,
+  rotation: Euler,
+  a: Float64Array,
+  o: number,
+  angles: Float64Array,
+  ao: number,
+): void {
+  const r = rotation as unknown as EulerFields;
+  if (r._order !== 'XYZ') {
+    quaternion.set(a[o]!, a[o + 1]!, a[o + 2]!, a[o + 3]!);
+    return;
+  }
+  const q = quaternion as unknown as QuaternionFields;
+  q._x = a[o]!;
+  q._y = a[o + 1]!;
+  q._z = a[o + 2]!;
+  q._w = a[o + 3]!;
+  r._x = angles[ao]!;
+  r._y = angles[ao + 1]!;
+  r._z = angles[ao + 2]!;
+}

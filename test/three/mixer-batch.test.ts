@@ -68,13 +68,19 @@ function clips(clip: AnimationClip, boneName: string, otherBone: string): { clip
   return { clips: [clip, part1, part2, layer], additive: 3 };
 }
 
-/** A pirouette crowd of `count` with the clips above (each mesh with its own material). */
+/** A pirouette crowd of `count` with the clips above (each mesh with its own material; a quarter of the bones in Euler order ZXY). */
 function pirouettes(count: number, seed: number): () => Crowd {
   return () => {
     const { characters, clip } = buildSkinnedCrowd(bvhText, count, { seed });
     const bones = characters[0]!.mesh.skeleton.bones;
     const extra = clips(clip, bones[3]!.name, bones[7]!.name);
     for (const c of characters) c.mesh.material = (c.mesh.material as Material).clone();
+    // some bones keep their rotation in another order: three's onChange computes it, not the kernel's XYZ angles
+    for (const c of characters) {
+      c.mesh.skeleton.bones.forEach((b, j) => {
+        if (j % 4 === 2) b.rotation.order = 'ZXY';
+      });
+    }
     return {
       mixers: characters.map((c) => c.mixer),
       objects: characters.map((c) => [c.mesh as Object3D, ...c.mesh.skeleton.bones]),

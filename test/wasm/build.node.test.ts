@@ -27,18 +27,20 @@ describe('wasm builds', () => {
     expect(text).toMatch(/f64x2\.mul/);
   });
 
-  it("both builds import only their memory and the engine's Math.acos and Math.sin (no abort, no runtime) and export the same kernels", async () => {
+  it("both builds import only their memory and the engine's Math.acos, sin, asin and atan2 (no abort, no runtime) and export the same kernels", async () => {
     const [simd, scalar] = await Promise.all(
       ['spring-solver.simd.wasm', 'spring-solver.scalar.wasm'].map(
         async (file) => new WebAssembly.Module(await readFile(new URL(file, dist))),
       ),
     );
     for (const module of [simd, scalar]) {
-      // (Math.acos and Math.sin: MixerBatch's slerps give the engine's own results, docs/DECISIONS.md)
+      // (Math.acos and Math.sin: MixerBatch's slerps give the engine's own results, docs/DECISIONS.md; asin and atan2: its Euler angles)
       const imports = WebAssembly.Module.imports(module).sort((a, b) => `${a.module}.${a.name}`.localeCompare(`${b.module}.${b.name}`));
       expect(imports).toEqual([
         { module: 'env', name: 'memory', kind: 'memory' },
         { module: 'Math', name: 'acos', kind: 'function' },
+        { module: 'Math', name: 'asin', kind: 'function' },
+        { module: 'Math', name: 'atan2', kind: 'function' },
         { module: 'Math', name: 'sin', kind: 'function' },
       ]);
     }

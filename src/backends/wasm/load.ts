@@ -127,10 +127,14 @@ export function describeError(error: unknown): string {
 
 /**
  * Instantiates a compiled build on the given memory and the engine's Math.acos and Math.sin (the
- * mixer kernel's slerps, assembly/kernels/mixer-sampling.ts), its only imports: the kernels are built
+ * mixer kernel's slerps, assembly/kernels/mixer-sampling.ts) and Math.asin and Math.atan2 (its Euler
+ * angles), its only imports: the kernels are built
  * with --noAssert and the stub runtime, so they import no `abort` (test/wasm/build.node.test.ts).
  */
 export async function instantiateBuild(module: WebAssembly.Module, memory: WebAssembly.Memory): Promise<KernelExports> {
-  const instance = await WebAssembly.instantiate(module, { env: { memory }, Math: { acos: Math.acos, sin: Math.sin } });
+  const instance = await WebAssembly.instantiate(module, {
+    env: { memory },
+    Math: { acos: Math.acos, sin: Math.sin, asin: Math.asin, atan2: Math.atan2 },
+  });
   return instance.exports as unknown as KernelExports;
 }

@@ -49,7 +49,7 @@ async function workerBody(start: WorkerStart, post: (message: unknown) => void):
   try {
     const instance = await WebAssembly.instantiate(start.module, {
       env: { memory: start.memory },
-      Math: { acos: Math.acos, sin: Math.sin },
+      Math: { acos: Math.acos, sin: Math.sin, asin: Math.asin, atan2: Math.atan2 },
     });
     const exports = instance.exports as Record<string, (...args: number[]) => number>;
     kernels = start.names.map((name) => exports[name]!);
