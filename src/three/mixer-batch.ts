@@ -75,7 +75,7 @@ import {
   type MixerOutput,
 } from '../reference/mixer-sampling.js';
 import { OwnedArrays } from '../stateful/owned-arrays.js';
-import { setQuaternionAndAngles } from './object-writes.js';
+import { ObjectWrites, type Write } from './mixer-writes.js';
 import { checkArgumentCount, checkFree, checkSolver, hold, release } from './checks.js';
 import { POSE_SOURCE, sameSolver, type PoseReader, type PoseRequest, type PoseSource } from './pose-source.js';
 import { MixerPose, boneTarget, type PoseState } from './mixer-pose.js';
@@ -127,6 +127,8 @@ interface MixerEntry {
    * written quaternion: kept with `written`), a view of the batch's flags in solver memory (from `firstApply`).
    */
   angles: Uint8Array;
+  /** The indices in `written` of the properties written by their binding's setValue (the others: the batch's ObjectWrites). */
+  slow: Int32Array;
   /** The value size of each. */
   sizes: Int32Array;
   /** Index in `kernel` of each kernel-taken PropertyMixer. */
@@ -210,12 +212,25 @@ function writtenOf(e: MixerEntry): Int32Array {
   return Int32Array.from(list);
 }
 
-/** Sets e.written (writtenOf) and, unless `memoryGone`, the angle flags of its quaternions. */
+/** Sets e.written (writtenOf), e.slow and, unless `memoryGone`, the angle flags of its quaternions. */
 function setWritten(e: MixerEntry, memoryGone: boolean): void {
   e.written = writtenOf(e);
+  e.slow = e.written.filter((k) => e.writes[k] === null);
   if (memoryGone) return;
   e.angles.fill(0);
   for (const k of e.written) if (e.writes[k]?.quaternion) e.angles[k] = 1;
+}
+
+/** The writes of entry e's properties in `written` that its write loop makes itself (not through a binding's setValue). */
+function fastWritesOf(e: MixerEntry): Write[] {
+  const list: Write[] = [];
+  for (const k of e.written) {
+    const write = e.writes[k];
+    if (!write) continue;
+    const size = e.sizes[k]!;
+    list.push({ apply: e.firstApply + k, at: e.blocks[k]! + 2 + size, size, ...write });
+  }
+  return list;
 }
 
 /** Whether the write loop has nothing to look at in any of `entries`: no property written, none left to three. */
@@ -275,6 +290,8 @@ export class MixerBatch implements PoseSource {
   private poseChanges = 0;
   /** The in-use flags of every kernel-taken PropertyMixer (one byte each, by apply index), in solver memory. */
   private activeFlags: Uint8Array = new Uint8Array(0);
+  /** The write loop's positions, scales and quaternions (kept with the entries' `written`). */
+  private objectWrites = new ObjectWrites([]);
   /** Whether a mixer was run through three's own code in the last update (an entry `detached`). */
   private anyDetached = false;
   /** Counts the changes of the mixers' actions and bindings (added or removed) and the layouts. */
@@ -488,33 +505,20 @@ export class MixerBatch implements PoseSource {
     this.wroteAt = this.activations;
     // (an action unknown to the layout played during this update flags a new layout: its mixer's bindings are applied below)
     if (!this.writeObjects || (this.nothingWritten && !this.relayout)) return;
-    const blocks = a.blocks;
-    const changed = a.changed;
-    const eulers = a.eulers;
+    const { blocks, changed, eulers } = a;
+    const activeFlags = this.activeFlags;
     for (let m = from; m < to; m++) {
       const e = this.entries[m]!;
       if (e.detached) continue;
       const accuIndex = rows[ROW_INTS * m + 4]!;
-      // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed
-      const kernel = e.kernel;
-      const active = e.active;
-      const sizes = e.sizes;
-      const written = e.written;
-      for (let w = 0; w < written.length; w++) {
-        const k = written[w]!;
-        if (changed[e.firstApply + k] === 0 || active[k] === 0) continue;
-        const size = sizes[k]!;
-        const at = e.blocks[k]! + 2 + accuIndex * size + size;
-        const write = e.writes[k]!;
-        if (write === null) {
-          const binding = kernel[k]!.binding;
-          if (binding.setValue !== noopSetter) binding.setValue(blocks, at);
-          continue;
-        }
-        // PropertyBinding's setter: resolvedProperty.fromArray(buffer, offset), then matrixWorldNeedsUpdate
-        if (write.vector !== null) write.vector.fromArray(blocks, at);
-        else setQuaternionAndAngles(write.quaternion!, write.euler!, blocks, at, eulers, 3 * (e.firstApply + k));
-        write.object.matrixWorldNeedsUpdate = true;
+      // PropertyMixer.apply's write, for the active bindings (useCount > 0) that changed: positions, scales and
+      // quaternions from the flat list, then the other properties through their binding's setValue
+      this.objectWrites.write(m, accuIndex, blocks, changed, activeFlags, eulers);
+      for (const k of e.slow) {
+        if (changed[e.firstApply + k] === 0 || e.active[k] === 0) continue;
+        const binding = e.kernel[k]!.binding;
+        const size = e.sizes[k]!;
+        if (binding.setValue !== noopSetter) binding.setValue(blocks, e.blocks[k]! + 2 + accuIndex * size + size);
       }
       for (const pm of e.three) if (pm.useCount > 0) pm.apply(accuIndex);
       if (e.stale) {
@@ -652,6 +656,7 @@ export class MixerBatch implements PoseSource {
         e.skip.fill(0);
         setWritten(e, memoryGone);
       }
+      this.objectWrites = new ObjectWrites(this.entries.map(fastWritesOf));
       this.nothingWritten = nothingWritten(this.entries);
     };
     try {
@@ -879,6 +884,7 @@ export class MixerBatch implements PoseSource {
           return target !== null && this.claimed!.has(target.object) ? 1 : 0;
         }),
         written: new Int32Array(0),
+        slow: new Int32Array(0),
         angles: angleFlags.subarray(firstApply, apply),
         sizes: Int32Array.from(kernel, (pm) => pm.valueSize),
         index: new Map(kernel.map((pm, k) => [pm, k])),
@@ -929,6 +935,7 @@ export class MixerBatch implements PoseSource {
       entries.push(e);
     });
     this.entries = entries;
+    this.objectWrites = new ObjectWrites(entries.map(fastWritesOf));
     this.nothingWritten = nothingWritten(entries);
     this.arrays = a;
     this.activeFlags = activeFlags;
