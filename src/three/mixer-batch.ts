@@ -789,11 +789,14 @@ export class MixerBatch implements PoseSource {
       eulers: float64Array(alloc, 3 * Math.max(1, nApplies)),
       angles: false,
     };
-    const flags = alloc(Math.max(1, Math.ceil(nApplies / 4)));
-    const activeFlags = new Uint8Array(flags.buffer, flags.byteOffset, nApplies);
+    // a byte an apply, in solver memory
+    const byteFlags = (): Uint8Array => {
+      const block = alloc(Math.max(1, Math.ceil(nApplies / 4)));
+      return new Uint8Array(block.buffer, block.byteOffset, nApplies);
+    };
+    const activeFlags = byteFlags();
     a.active = activeFlags;
-    const angles = alloc(Math.max(1, Math.ceil(nApplies / 4)));
-    const angleFlags = new Uint8Array(angles.buffer, angles.byteOffset, nApplies);
+    const angleFlags = byteFlags();
     a.eulerFlags = angleFlags;
     // a reader's output is made for a layout: it makes it again for this one
     this.output = null;
