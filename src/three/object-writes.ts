@@ -3,11 +3,12 @@
  * object's onChange callback, Euler.setFromQuaternion: it composes a Matrix4 from the quaternion
  * (makeRotationFromQuaternion, i.e. compose with unit scale) and reads the angles back
  * (setFromRotationMatrix). For the default order XYZ this computes the same float64 operations on
- * the quaternion directly, so `rotation` gets the bit-identical angles without the matrix. It
- * writes the backing fields (`_x` … of Quaternion and Euler, three.js r187); any other order, or
- * objects without those fields, go through `quaternion.set`.
+ * the quaternion directly (src/reference/euler.ts, or the mixer kernel), so `rotation` gets the
+ * bit-identical angles without the matrix. It writes the backing fields (`_x` … of Quaternion and
+ * Euler, three.js r187); any other order goes through `quaternion.set`.
  */
 import type { Euler, Object3D, Quaternion } from 'three';
+import { eulerXyz } from '../reference/euler.js';
 
 /** three r187's backing fields of Quaternion and Euler (what their setters write before onChange). */
 export interface QuaternionFields {
@@ -28,46 +29,13 @@ export function setRotation(object: Object3D, a: Float32Array | Float64Array, o:
   setQuaternionAndEuler(object.quaternion, object.rotation, a, o);
 }
 
+/** setQuaternionAndEuler's angles, between their computation and their write. */
+const angle = new Float64Array(3);
+
 /** setRotation on an object's own quaternion and rotation (kept by a caller that writes many objects every frame). */
 export function setQuaternionAndEuler(quaternion: Quaternion, rotation: Euler, a: Float32Array | Float64Array, o: number): void {
-  const x = a[o]!,
-    y = a[o + 1]!,
-    z = a[o + 2]!,
-    w = a[o + 3]!;
-  const r = rotation as unknown as EulerFields;
-  if (r._order !== 'XYZ') {
-    quaternion.set(x, y, z, w);
-    return;
-  }
-  const q = quaternion as unknown as QuaternionFields;
-  q._x = x;
-  q._y = y;
-  q._z = z;
-  q._w = w;
-  // Matrix4.compose(0, q, 1): the elements the XYZ case of Euler.setFromRotationMatrix reads
-  const x2 = x + x,
-    y2 = y + y,
-    z2 = z + z;
-  const xx = x * x2,
-    xy = x * y2,
-    xz = x * z2,
-    yy = y * y2,
-    yz = y * z2,
-    zz = z * z2,
-    wx = w * x2,
-    wy = w * y2,
-    wz = w * z2;
-  const m11 = 1 - (yy + zz),
-    m12 = xy - wz,
-    m13 = xz + wy;
-  r._y = Math.asin(Math.max(-1, Math.min(1, m13)));
-  if (Math.abs(m13) < 0.9999999) {
-    r._x = Math.atan2(-(yz - wx), 1 - (xx + yy));
-    r._z = Math.atan2(-m12, m11);
-  } else {
-    r._x = Math.atan2(yz + wx, 1 - (xx + zz));
-    r._z = 0;
-  }
+  if ((rotation as unknown as EulerFields)._order === 'XYZ') eulerXyz(a[o]!, a[o + 1]!, a[o + 2]!, a[o + 3]!, angle, 0);
+  setQuaternionAndAngles(quaternion, rotation, a, o, angle, 0);
 }
 
 /**
@@ -78,7 +46,7 @@ export function setQuaternionAndEuler(quaternion: Quaternion, rotation: Euler, a
 export function setQuaternionAndAngles(
   quaternion: Quaternion,
   rotation: Euler,
-  a: Float64Array,
+  a: Float32Array | Float64Array,
   o: number,
   angles: Float64Array,
   ao: number,
