@@ -5,8 +5,8 @@
 // docs/DECISIONS.md, "Spring bones". An avatar (a row of `avatars`: its ranges of joints, ext slots,
 // colliders and centers) shares nothing with another, so avatars may run on different threads,
 // each thread with its own scratch (592 bytes).
-import { EXT, INV, COLLIDER, COLLIDER_WORLD, AVATAR, A_JOINTS, A_SLOTS, A_COLLIDERS, A_CENTERS, f, put } from '../vrm/layout';
-import { SCRATCH_A, colliderAtStart, invert, jointStep, ownedColliders } from '../vrm/joint';
+import { EXT, INV, OUT, O_EULER, COLLIDER, COLLIDER_WORLD, AVATAR, A_JOINTS, A_SLOTS, A_COLLIDERS, A_CENTERS, f, put } from '../vrm/layout';
+import { SCRATCH_A, colliderAtStart, eulerXyz, invert, jointStep, ownedColliders } from '../vrm/joint';
 
 export function springBonesStep(
   setup: usize, pose: usize, state: usize, out: usize, ext: usize, extPrev: usize, extStep: usize, extInv: usize,
@@ -35,6 +35,12 @@ export function springBonesStep(
     for (let j = <i32>f(r, A_JOINTS), end = <i32>f(r, A_JOINTS + 1); j < end; j++) {
       jointStep(setup, pose, state, out, e, extInv, colliders, colliderWorld, colliderList, j, dt, scratch);
       ownedColliders(setup, out, e, colliders, colliderWorld, colliderList, j, scratch); // three-vrm moves them after the joint
+    }
+    // each joint's Euler angles (what the bone's rotation gets) after the avatar's joints: nothing in the step reads
+    // them, and apart from the joints' chains they cost 0.05 of the step (docs/DECISIONS.md)
+    for (let j = <i32>f(r, A_JOINTS), end = <i32>f(r, A_JOINTS + 1); j < end; j++) {
+      const o = out + (<usize>(OUT * j) << 3);
+      eulerXyz(f(o, 0), f(o, 1), f(o, 2), f(o, 3), o + (<usize>O_EULER << 3));
     }
   }
 }

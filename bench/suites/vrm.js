@@ -8,6 +8,9 @@
 //                                at 100 avatars also on a createSolver({ threads: 2 }) solver (backend simd×2:
 //                                each span's kernel on the worker while this thread writes the span before
 //                                and reads the span after)
+//   pose + SpringBones, no kernel  the same update with its kernel call skipped (the bones keep their last
+//                                results): what reading and writing three's objects as three-vrm does costs
+//                                alone, so three-vrm's time over it is the most a faster kernel could give
 //   pose + writes floor          only what any batched solver must do to three's objects: every joint's
 //                                quaternion, rotation, matrix and matrixWorld written from an array, and
 //                                the joints' other descendants' matrices (SpringBones' own pass): the
@@ -107,6 +110,15 @@ function writesFloor(avatars) {
   };
 }
 
+/**
+ * `bones` with its kernel call (the private `step`, set at each layout) made a no-op: a diagnostic of
+ * this suite only. Throws if the field is gone, so that the row cannot quietly time the whole update.
+ */
+function skipKernel(bones) {
+  if (typeof Reflect.get(bones, 'step') !== 'function') throw new Error('vrm suite: SpringBones has no step field to skip');
+  Reflect.set(bones, 'step', () => {});
+}
+
 function task(kernel, n, backends, make) {
   return {
     kernel,
@@ -160,6 +172,14 @@ export default {
         );
         return { call: () => bones.update(DT), dispose: () => bones.dispose() };
       }),
+      task('pose + SpringBones, no kernel', n, ['simd'], (c, solver) => {
+        const bones = new SpringBones(
+          solver,
+          c.avatars.map((a) => a.manager),
+        );
+        skipKernel(bones);
+        return { call: () => bones.update(DT), dispose: () => bones.dispose() };
+      }),
       task('pose + writes floor', n, ['simd'], (c) => ({ call: writesFloor(c.avatars) })),
     ];
   },
@@ -189,6 +209,13 @@ export default {
         }
         lines.push(
           `${n} avatars, ${backend}: SpringBones ${t.fmt(cost(ours))} µs per avatar, three-vrm ${t.fmt(cost(three))} µs (${t.fmt(value)}×)`,
+        );
+      }
+      const reads = row('pose + SpringBones, no kernel');
+      if (reads) {
+        lines.push(
+          `${n} avatars: SpringBones with its kernel skipped (three's objects read and written alone) ${t.fmt(cost(reads))} µs per avatar: ` +
+            `three-vrm over it ${t.fmt(cost(three) / cost(reads))}×, the most a faster kernel could give`,
         );
       }
       if (floor) lines.push(`${n} avatars: writing the results into three alone (the floor) ${t.fmt(cost(floor))} µs per avatar`);
