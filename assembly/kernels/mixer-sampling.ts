@@ -8,19 +8,15 @@
 // and Math.sin, imported (module "Math"): V8 computes sin with glibc's algorithm, not fdlibm's, and
 // AssemblyScript's (musl's, fdlibm's) differs from it by an ulp for about 1 % of arguments
 // (docs/DECISIONS.md, "MixerBatch: the engine's own sin"); imported, every engine's kernel gives its
-// own Math's results; so are the Euler angles' Math.asin and Math.atan2. The layout of the arrays is
+// own Math's results; so are the Euler angles' Math.asin and Math.atan2 (assembly/maths/euler-xyz.ts). The layout of the arrays is
 // documented with the reference, src/reference/mixer-sampling.ts (indices there, byte offsets of
 // the same arrays here). Scalar: the work is searches and branches, one track at a time.
+import { eulerXyz } from '../maths/euler-xyz';
 
 // @ts-ignore: decorator
 @external("Math", "acos") declare function engineAcos(x: f64): f64;
 // @ts-ignore: decorator
 @external("Math", "sin") declare function engineSin(x: f64): f64;
-// (the Euler angles written beside a quaternion: Euler.setFromRotationMatrix's Math.asin and Math.atan2)
-// @ts-ignore: decorator
-@external("Math", "asin") declare function engineAsin(x: f64): f64;
-// @ts-ignore: decorator
-@external("Math", "atan2") declare function engineAtan2(y: f64, x: f64): f64;
 
 const ACTION_INTS: i32 = 4;
 const RECORD_INTS: i32 = 12;
@@ -430,26 +426,6 @@ function accumulateActions(
 }
 
 /**
- * e[0 … 2] = the XYZ Euler angles of the quaternion b[q …], as three's Euler.setFromQuaternion
- * (makeRotationFromQuaternion, then setFromRotationMatrix's XYZ case) computes them.
- */
-function eulerXyz(b: usize, q: i32, e: usize): void {
-  const x = ld(b, q), y = ld(b, q + 1), z = ld(b, q + 2), w = ld(b, q + 3);
-  const x2 = x + x, y2 = y + y, z2 = z + z;
-  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-  const wx = w * x2, wy = w * y2, wz = w * z2;
-  const m13 = xz + wy;
-  st(e, 1, engineAsin(Math.max(-1, Math.min(1, m13))));
-  if (Math.abs(m13) < 0.9999999) {
-    st(e, 0, engineAtan2(-(yz - wx), 1 - (xx + yy)));
-    st(e, 2, engineAtan2(-(xy - wz), 1 - (yy + zz)));
-  } else {
-    st(e, 0, engineAtan2(yz + wx, 1 - (xx + zz)));
-    st(e, 2, 0);
-  }
-}
-
-/**
  * Properties first … first + count − 1 finished (PropertyMixer.apply), changed[p] = 1 where three would
  * write; those in use with an output (applyInts' fourth field: 4 · place + array) copied there;
  * with eulerFlags (0: none this call), a changed quaternion flagged there gets its Euler angles.
@@ -477,7 +453,7 @@ function applyProperties(
       }
     }
     sti(changed, p, flag);
-    if (flag == 1 && eulerFlags != 0 && load<u8>(eulerFlags + <usize>p) == 1) eulerXyz(b, offset, eulers + (<usize>(3 * p) << 3));
+    if (flag == 1 && eulerFlags != 0 && load<u8>(eulerFlags + <usize>p) == 1) eulerXyz(ld(b, offset), ld(b, offset + 1), ld(b, offset + 2), ld(b, offset + 3), eulers + (<usize>(3 * p) << 3));
     const output = ldi(app, 3);
     if (output >= 0 && positions != 0 && load<u8>(active + <usize>p) == 1) {
       const array = output & 3, at = output >> 2;

@@ -6,7 +6,8 @@
 // colliders and centers) shares nothing with another, so avatars may run on different threads,
 // each thread with its own scratch (592 bytes).
 import { EXT, INV, OUT, O_EULER, COLLIDER, COLLIDER_WORLD, AVATAR, A_JOINTS, A_SLOTS, A_COLLIDERS, A_CENTERS, f, put } from '../vrm/layout';
-import { SCRATCH_A, colliderAtStart, eulerXyz, invert, jointStep, ownedColliders } from '../vrm/joint';
+import { SCRATCH_A, colliderAtStart, invert, jointStep, ownedColliders } from '../vrm/joint';
+import { eulerXyz } from '../maths/euler-xyz';
 
 export function springBonesStep(
   setup: usize, pose: usize, state: usize, out: usize, ext: usize, extPrev: usize, extStep: usize, extInv: usize,

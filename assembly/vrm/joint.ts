@@ -354,25 +354,6 @@ function invert3(m: usize): void {
   put(m, 8, (n22 * n11 - n21 * n12) * s);
 }
 
-/**
- * e[0…2] = the XYZ Euler angles of q as three's Euler.setFromQuaternion computes them (see the
- * reference; AssemblyScript's Math.asin and Math.atan2 give V8's results bit for bit).
- */
-export function eulerXyz(x: f64, y: f64, z: f64, w: f64, e: usize): void {
-  const x2 = x + x, y2 = y + y, z2 = z + z;
-  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-  const wx = w * x2, wy = w * y2, wz = w * z2;
-  const m11 = 1 - (yy + zz), m12 = xy - wz, m13 = xz + wy;
-  put(e, 1, Math.asin(Math.max(-1, Math.min(1, m13))));
-  if (Math.abs(m13) < 0.9999999) {
-    put(e, 0, Math.atan2(-(yz - wx), 1 - (xx + yy)));
-    put(e, 2, Math.atan2(-m12, m11));
-  } else {
-    put(e, 0, Math.atan2(yz + wx, 1 - (xx + zz)));
-    put(e, 2, 0);
-  }
-}
-
 /** m = Object3D.updateMatrix of the joint bone whose pose is at p, with quaternion (x, y, z, w): compose, then the pivot (the reference's compose). */
 function compose(p: usize, x: f64, y: f64, z: f64, w: f64, m: usize): void {
   const sx = f(p, P_SCALE), sy = f(p, P_SCALE + 1), sz = f(p, P_SCALE + 2);

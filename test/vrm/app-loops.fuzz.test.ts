@@ -12,8 +12,8 @@
  * joint's bone inside a chain; non-joint objects between joint bones (links); colliders below joint
  * bones; joint bones with a pivot; a ball on the prop that one or two avatars collide with (a
  * manager whose pass over its ancestors then reaches the other avatars, as three-vrm runs it).
- * After every frame every object of both worlds is compared for equality: position, quaternion, scale, matrix, matrixWorld (and colliderMatrix); rotation to 2
- * ulp (Chromium's Math.atan2 may round an ulp apart from the kernel's fdlibm atan2).
+ * After every frame every object of both worlds is compared for equality: position, quaternion, scale, rotation
+ * (the kernel's Euler angles use the engine's own Math.asin and Math.atan2), matrix, matrixWorld (and colliderMatrix).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Object3D, Quaternion, Scene, Vector3 } from 'three';
@@ -398,11 +398,11 @@ function firstDifference(a: World, b: World): string | null {
       const k = differs(p, q);
       if (k >= 0) return `"${x.name}" (${x.type}) ${name}[${k}]: ${p[k]} vs ${q[k]}`;
     }
-    // rotation: the kernel's fdlibm atan2 may round an ulp apart from Chromium's Math.atan2
+    // rotation: the kernel calls the engine's own Math.asin and Math.atan2, as three does
     for (const axis of ['x', 'y', 'z'] as const) {
       const r = x.rotation[axis],
         s = y.rotation[axis];
-      if (!(Math.abs(r - s) <= 2 * Number.EPSILON * Math.abs(s))) return `"${x.name}" rotation.${axis}: ${r} vs ${s}`;
+      if (r !== s) return `"${x.name}" rotation.${axis}: ${r} vs ${s}`;
     }
   }
   return null;
