@@ -111,12 +111,20 @@ function writesFloor(avatars) {
 }
 
 /**
- * `bones` with its kernel call (the private `step`, set at each layout) made a no-op: a diagnostic of
- * this suite only. Throws if the field is gone, so that the row cannot quietly time the whole update.
+ * A row's call: one SpringBones over the crowd's managers, updated by dt. With `kernel: false`, its
+ * kernel call (the private `step`, set at each layout) is made a no-op: a diagnostic of this suite
+ * only, which throws if the field is gone, so that the row cannot quietly time the whole update.
  */
-function skipKernel(bones) {
-  if (typeof Reflect.get(bones, 'step') !== 'function') throw new Error('vrm suite: SpringBones has no step field to skip');
-  Reflect.set(bones, 'step', () => {});
+function springBones(c, solver, { kernel = true } = {}) {
+  const bones = new SpringBones(
+    solver,
+    c.avatars.map((a) => a.manager),
+  );
+  if (!kernel) {
+    if (typeof Reflect.get(bones, 'step') !== 'function') throw new Error('vrm suite: SpringBones has no step field to skip');
+    Reflect.set(bones, 'step', () => {});
+  }
+  return { call: () => bones.update(DT), dispose: () => bones.dispose() };
 }
 
 function task(kernel, n, backends, make) {
@@ -165,21 +173,10 @@ export default {
           for (const a of c.avatars) a.manager.update(DT);
         },
       })),
-      task('pose + SpringBones.update', n, n >= 100 ? ['simd', THREADED, 'wasm', 'js'] : ['simd', 'wasm', 'js'], (c, solver) => {
-        const bones = new SpringBones(
-          solver,
-          c.avatars.map((a) => a.manager),
-        );
-        return { call: () => bones.update(DT), dispose: () => bones.dispose() };
-      }),
-      task('pose + SpringBones, no kernel', n, ['simd'], (c, solver) => {
-        const bones = new SpringBones(
-          solver,
-          c.avatars.map((a) => a.manager),
-        );
-        skipKernel(bones);
-        return { call: () => bones.update(DT), dispose: () => bones.dispose() };
-      }),
+      task('pose + SpringBones.update', n, n >= 100 ? ['simd', THREADED, 'wasm', 'js'] : ['simd', 'wasm', 'js'], (c, solver) =>
+        springBones(c, solver),
+      ),
+      task('pose + SpringBones, no kernel', n, ['simd'], (c, solver) => springBones(c, solver, { kernel: false })),
       task('pose + writes floor', n, ['simd'], (c) => ({ call: writesFloor(c.avatars) })),
     ];
   },
