@@ -11,6 +11,13 @@ const SCRATCH_M: usize = 296;
 const SCRATCH_C: usize = 392;
 const SCRATCH_CI: usize = 488;
 
+/**
+ * A tail at a squared distance ≥ CLEAR·(hit + radius)² from an outside shape does not touch it, whatever the
+ * roundings: then l = √(distance²), rounded, is ≥ hit + radius (the margin, 5e-10 relative, is far above the few
+ * ulps of error), so l − hit − radius rounds to ≥ 0 (rounding is monotone), as the exact test finds.
+ */
+const CLEAR: f64 = 1 + 1e-9;
+
 /** Where a joint's arrays are, for the functions below. */
 // @ts-ignore: decorator
 @inline function at(base: usize, floats: i32, j: i32): usize {
@@ -159,9 +166,12 @@ export function jointStep(
           tx -= hx * kk; ty -= hy * kk; tz -= hz * kk;
         }
       }
-      const l = hypot3(tx, ty, tz);
       const radius = f(c, C_RADIUS);
       const inside = f(c, C_INSIDE) != 0;
+      const ll = tx * tx + ty * ty + tz * tz;
+      // clear of an outside shape by far: no push, and no square root (0.95× the kernel's time, docs/DECISIONS.md)
+      if (!inside && ll >= CLEAR * ((hit + radius) * (hit + radius))) continue;
+      const l = Math.sqrt(ll);
       distance = inside ? radius - hit - l : l - hit - radius;
       if (distance < 0) {
         const kk = inside ? -1 / l : 1 / l;
@@ -246,6 +256,22 @@ export function jointStep(
  * products (±0) kept where three adds them: the reference's multiplyAffine.
  */
 function multiply(a: usize, b: usize, out: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    // rows x and y in the lanes of f64x2, each lane the scalar operations below in their order: the same bits,
+    // in fewer instructions (0.92–0.95× the kernel's time, docs/DECISIONS.md)
+    const a0 = v128.load(a), a3 = v128.load(a, 24), a6 = v128.load(a, 48), a9 = v128.load(a, 72);
+    for (let col = 0; col < 4; col++) {
+      const bx = f(b, 3 * col), by = f(b, 3 * col + 1), bz = f(b, 3 * col + 2);
+      const tr: f64 = col == 3 ? 1 : 0;
+      const xy = f64x2.add(
+        f64x2.add(f64x2.add(f64x2.mul(a0, f64x2.splat(bx)), f64x2.mul(a3, f64x2.splat(by))), f64x2.mul(a6, f64x2.splat(bz))),
+        f64x2.mul(f64x2.splat(tr), a9),
+      );
+      v128.store(out + (<usize>(3 * col) << 3), xy);
+      put(out, 3 * col + 2, f(a, 2) * bx + f(a, 5) * by + f(a, 8) * bz + tr * f(a, 11));
+    }
+    return;
+  }
   for (let col = 0; col < 4; col++) {
     const bx = f(b, 3 * col), by = f(b, 3 * col + 1), bz = f(b, 3 * col + 2);
     const tr: f64 = col == 3 ? 1 : 0;
