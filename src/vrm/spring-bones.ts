@@ -619,7 +619,7 @@ export class SpringBones {
     const childless = this.layout.childless;
     // first a pass of loads alone: its loop is small enough that the CPU has the cache misses of many
     // joints in flight at once (a crowd's bones are out of cache by the next frame), where the loop
-    // below has those of one or two; 0.92–0.94× an update's time at 100 avatars (docs/DECISIONS.md)
+    // below has those of one or two: 0.91–0.94× an update's time at 100 avatars (docs/DECISIONS.md)
     let sum = 0;
     for (let j = span.joints[0]; j < span.joints[1]; j++) {
       const p = positions[j]!,
