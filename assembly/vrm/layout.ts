@@ -12,3 +12,11 @@ export * from '../../src/reference/spring-bone-layout';
 @inline export function put(base: usize, i: i32, value: f64): void {
   store<f64>(base + (<usize>i << 3), value);
 }
+/**
+ * Element i (a whole number stored as float64, |x| < 2³¹) as i32: the low 32 bits of x + 1.5·2⁵², whose ulp is 1,
+ * so the sum is exact and its mantissa's low bits are x in two's complement.
+ */
+// @ts-ignore: decorator
+@inline export function n(base: usize, i: i32): i32 {
+  return <i32>reinterpret<i64>(load<f64>(base + (<usize>i << 3)) + 6755399441055744.0);
+}
