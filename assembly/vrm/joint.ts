@@ -1,6 +1,6 @@
 // The spring-bone step of one joint in float64 (scalar), and the per-step work on the colliders and
 // centers: the operations of src/reference/spring-bones.ts (its header has the formulas), in its order.
-import { MATRIX, M_T, R_JOINT, R_SLOT, R_COUNT, SETUP, S_PARENT, S_CHILD_REF, S_CENTER, S_SAME_BONE, S_HAS_CHILD, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, S_OWNED_START, S_OWNED_COUNT, POSE, P_POSITION, P_QUATERNION, P_SCALE, P_PIVOT, P_HAS_PIVOT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_QUATERNION, O_LOCAL, O_WORLD, EXT, INV, INV_W, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, C_LIVE, C_LINK_SLOT, C_LINK_COUNT, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, W_POSITION, f, n, put } from './layout';
+import { MATRIX, M_T, R_JOINT, R_SLOT, R_COUNT, SETUP, S_PARENT, S_CHILD_REF, S_CENTER, S_SAME_BONE, S_HAS_CHILD, S_CHILD, S_AXIS, S_Q0, S_L0, S_HIT_RADIUS, S_STIFFNESS, S_GRAVITY_POWER, S_GRAVITY_DIR, S_DRAG, S_COLLIDER_START, S_COLLIDER_COUNT, S_OWNED_START, S_OWNED_COUNT, POSE, P_POSITION, P_QUATERNION, P_SCALE, P_PIVOT, P_HAS_PIVOT, STATE, T_TAIL, T_PREV, T_CHILD_WORLD, OUT, O_QUATERNION, O_LOCAL, O_WORLD, EXT, INV, INV_W, COLLIDER, C_KIND, C_INSIDE, C_SLOT, C_RADIUS, C_OFFSET, C_VECTOR, C_LIVE, C_LINK_SLOT, C_LINK_COUNT, KIND_CAPSULE, KIND_PLANE, COLLIDER_WORLD, W_POSITION, f, int, put } from './layout';
 
 // float64 scratch, the kernel's (one per thread), 592 bytes: P the parent's world matrix, A a product then an
 // inverse (13 floats), L a local matrix, M a reference's product, C a center's world matrix, CI its inverse (13)
@@ -29,7 +29,7 @@ const CLEAR: f64 = 1 + 1e-9;
  * none; t: scratch for a chain of links.
  */
 function resolve(s: usize, r: i32, out: usize, e: usize, dst: usize, t: usize): bool {
-  const joint = n(s, r + R_JOINT), slot = n(s, r + R_SLOT), count = n(s, r + R_COUNT);
+  const joint = int(s, r + R_JOINT), slot = int(s, r + R_SLOT), count = int(s, r + R_COUNT);
   if (joint >= 0) {
     const w = out + (<usize>(OUT * joint + O_WORLD) << 3);
     if (count == 0) {
@@ -63,7 +63,7 @@ export function jointStep(
     for (let i = 0; i < MATRIX; i++) put(P, i, i == 0 || i == 4 || i == 8 ? 1 : 0);
   }
   // bone.updateMatrix() with the bone's quaternion as it stands (the last joint on it, or the pose), then its matrixWorld
-  const same = n(s, S_SAME_BONE);
+  const same = int(s, S_SAME_BONE);
   const q = same >= 0 ? at(out, OUT, same) + (<usize>O_QUATERNION << 3) : p + (<usize>P_QUATERNION << 3);
   const q0 = f(q, 0), q1 = f(q, 1), q2 = f(q, 2), q3 = f(q, 3);
   compose(p, q0, q1, q2, q3, L);
@@ -105,8 +105,8 @@ export function jointStep(
   ax *= al; ay *= al; az *= al;
   // the center's matrixWorld as it stands (a slot read as the update starts, inverted once a step; or computed here) and its inverse
   let center: usize = 0, inverse: usize = 0;
-  const centerSlot = n(s, S_CENTER + R_SLOT);
-  if (n(s, S_CENTER + R_JOINT) >= 0) {
+  const centerSlot = int(s, S_CENTER + R_SLOT);
+  if (int(s, S_CENTER + R_JOINT) >= 0) {
     center = scratch + SCRATCH_C;
     inverse = scratch + SCRATCH_CI;
     resolve(s, S_CENTER, out, e, center, M);
@@ -142,11 +142,11 @@ export function jointStep(
   // the colliders, each pushing the tail V out when it penetrates, then back to the bone's length (inlined, with V in
   // locals: 0.93× the step against a call per collider with V in globals, docs/DECISIONS.md)
   const hit = f(s, S_HIT_RADIUS);
-  const start = n(s, S_COLLIDER_START), end = start + n(s, S_COLLIDER_COUNT);
+  const start = int(s, S_COLLIDER_START), end = start + int(s, S_COLLIDER_COUNT);
   for (let k = start; k < end; k++) {
-    const ci = n(colliderList, k);
+    const ci = int(colliderList, k);
     const c = at(colliders, COLLIDER, ci), w = at(colliderWorld, COLLIDER_WORLD, ci);
-    const kind = n(c, C_KIND);
+    const kind = int(c, C_KIND);
     let tx = vx - f(w, 0), ty = vy - f(w, 1), tz = vz - f(w, 2);
     let distance: f64;
     if (kind == KIND_PLANE) {
@@ -305,7 +305,7 @@ export function colliderToWorld(c: usize, e: usize, w: usize, A: usize): void {
 function shapeToWorld(c: usize, e: usize, w: usize, A: usize): void {
   const m = 0; // e: the collider's matrix
   const ox = f(c, C_OFFSET), oy = f(c, C_OFFSET + 1), oz = f(c, C_OFFSET + 2);
-  const kind = n(c, C_KIND);
+  const kind = int(c, C_KIND);
   const vx = f(c, C_VECTOR), vy = f(c, C_VECTOR + 1), vz = f(c, C_VECTOR + 2);
   let a: f64 = 0, b: f64 = 0, g: f64 = 0, h: f64 = 0;
   if (kind == KIND_CAPSULE) {
@@ -412,12 +412,12 @@ export function ownedColliders(
 ): void {
   const A = scratch + SCRATCH_A, L = scratch + SCRATCH_L, M = scratch + SCRATCH_M;
   const s = at(setup, SETUP, j);
-  const start = n(s, S_OWNED_START), end = start + n(s, S_OWNED_COUNT);
+  const start = int(s, S_OWNED_START), end = start + int(s, S_OWNED_COUNT);
   const w = at(out, OUT, j) + (<usize>O_WORLD << 3);
   for (let k = start; k < end; k++) {
-    const index = n(colliderList, k);
+    const index = int(colliderList, k);
     const c = at(colliders, COLLIDER, index);
-    const slot = n(c, C_LINK_SLOT), count = n(c, C_LINK_COUNT);
+    const slot = int(c, C_LINK_SLOT), count = int(c, C_LINK_COUNT);
     multiply(w, at(e, EXT, slot), M);
     for (let i = 1; i < count; i++) {
       multiply(M, at(e, EXT, slot + i), L);
@@ -429,7 +429,7 @@ export function ownedColliders(
 
 /** A collider in world space as the step starts: from its matrixWorld, or (C_LIVE) its colliderMatrix as it stood (the reference's colliderAtStart). */
 export function colliderAtStart(c: usize, e: usize, w: usize, A: usize): void {
-  const m = at(e, EXT, n(c, C_SLOT));
+  const m = at(e, EXT, int(c, C_SLOT));
   if (f(c, C_LIVE) == 0) {
     colliderToWorld(c, m, w, A);
     return;

@@ -17,6 +17,6 @@ export * from '../../src/reference/spring-bone-layout';
  * so the sum is exact and its mantissa's low bits are x in two's complement.
  */
 // @ts-ignore: decorator
-@inline export function n(base: usize, i: i32): i32 {
+@inline export function int(base: usize, i: i32): i32 {
   return <i32>reinterpret<i64>(load<f64>(base + (<usize>i << 3)) + 6755399441055744.0);
 }
