@@ -146,11 +146,15 @@ const heading = ({ suite, n }) => (suite === core ? `N = ${n}` : `${suite.name},
 /**
  * Measures `call` (one kernel call over n elements) with tinybench. Each sample times `reps`
  * calls and reports the mean per call; `reset` restores the initial state between samples
- * (untimed) so the state never settles on the goal.
+ * (untimed) so the state never settles on the goal. `before`, when given, runs before each call
+ * outside its timing (the vrm suite's posing of the frame), timed apart: its median per call is
+ * `beforeNsPerElementP50`.
  */
-function measureOnce(label, n, call, reset, budgetOptions) {
+function measureOnce(label, n, call, reset, budgetOptions, before = null) {
   const reps = budgetOptions.reps ?? repsFor(n);
   let steps = Infinity;
+  /** @type {number[]} */
+  const beforeTimes = [];
   const bench = new Bench({
     name: label,
     time: budgetOptions.time,
@@ -167,9 +171,21 @@ function measureOnce(label, n, call, reset, budgetOptions) {
         reset();
         steps = 0;
       }
-      const t0 = performance.now();
-      for (let r = 0; r < reps; r++) call();
-      const elapsed = performance.now() - t0;
+      let elapsed = 0;
+      if (before === null) {
+        const t0 = performance.now();
+        for (let r = 0; r < reps; r++) call();
+        elapsed = performance.now() - t0;
+      } else {
+        for (let r = 0; r < reps; r++) {
+          const b0 = performance.now();
+          before();
+          const t0 = performance.now();
+          call();
+          elapsed += performance.now() - t0;
+          beforeTimes.push(t0 - b0);
+        }
+      }
       steps += reps;
       return { overriddenDuration: elapsed / reps, overriddenIterationCost: elapsed };
     },
@@ -193,6 +209,8 @@ function measureOnce(label, n, call, reset, budgetOptions) {
     rmePercent: QUICK ? medianRme(latency.mad ?? NaN, latency.p50 ?? NaN, latency.samplesCount) : latency.rme,
     samples: latency.samplesCount,
     callsPerSample: reps,
+    // the samples' own (the warmup's come first)
+    ...(before === null ? {} : { beforeNsPerElementP50: perElement(median(beforeTimes.slice(-latency.samplesCount * reps))) }),
   };
 }
 
@@ -220,13 +238,13 @@ const MAX_ATTEMPTS = 3;
 /** The quick run's rows are medians: noisy when the median's margin of error exceeds NOISY_RME. */
 const isNoisy = (s) => s.rmePercent > NOISY_RME || (!QUICK && s.nsPerElement > NOISY_SKEW * s.nsPerElementP50);
 
-function measure(label, n, call, reset, budgetOptions) {
+function measure(label, n, call, reset, budgetOptions, before = null) {
   /** @type {ReturnType<typeof measureOnce> | null} */
   let best = null;
   let attempts = 0;
   while (attempts < MAX_ATTEMPTS && (best === null || isNoisy(best))) {
     attempts++;
-    const stats = measureOnce(label, n, call, reset, budgetOptions);
+    const stats = measureOnce(label, n, call, reset, budgetOptions, before);
     if (best === null || stats.nsPerElement < best.nsPerElement) best = stats;
   }
   const stats = /** @type {ReturnType<typeof measureOnce>} */ (best);
@@ -274,7 +292,7 @@ function measureInterleaved(labels, n, setups, budgetOptions, freshEachRound) {
           runs[i] = setups[i]();
         }
       }
-      for (const i of order) rounds[i].push(measureOnce(labels[i], n, runs[i].call, runs[i].reset, round));
+      for (const i of order) rounds[i].push(measureOnce(labels[i], n, runs[i].call, runs[i].reset, round, runs[i].before ?? null));
     }
     const stats = rounds.map((list) => {
       const of = (key) => median(list.map((s) => s[key]));
@@ -286,6 +304,7 @@ function measureInterleaved(labels, n, setups, budgetOptions, freshEachRound) {
         rmePercent: of('rmePercent'),
         samples: list.reduce((sum, x) => sum + x.samples, 0),
         callsPerSample: list[0].callsPerSample,
+        ...(list[0].beforeNsPerElementP50 === undefined ? {} : { beforeNsPerElementP50: of('beforeNsPerElementP50') }),
       };
       return { ...s, noisy: isNoisy(s) };
     });
@@ -309,7 +328,7 @@ for (const backend of /** @type {import('../dist/index.js').Backend[]} */ (BACKE
  * One measured row: the task, the statistics, and the ratios computed after the run.
  * @typedef {{ suite: string, kernel: string, variant: string | null, params: string, backend: string, arrays: string, n: number,
  *   nsPerElement: number, nsPerElementP50: number, nsPerElementP75: number, nsPerElementMoe: number, rmePercent: number,
- *   samples: number, callsPerSample: number, attempts: number, noisy: boolean,
+ *   samples: number, callsPerSample: number, attempts: number, noisy: boolean, beforeNsPerElementP50?: number,
  *   speedupVsJs?: number | null, speedupVsPlainJs?: number | null, vsFloor?: number | null }} Row
  */
 /** @type {Row[]} */
@@ -378,7 +397,7 @@ for (const group of plan) {
     const setup = ({ task, backend }) => task.setup(solvers[backend] ?? null, backend);
     if (unit.length === 1 && !unit[0].task.interleaved) {
       const run = setup(unit[0]);
-      record(unit[0], run, measure(rowLabel(unit[0]), n, run.call, run.reset, budgetOf(unit[0])));
+      record(unit[0], run, measure(rowLabel(unit[0]), n, run.call, run.reset, budgetOf(unit[0]), run.before ?? null));
       continue;
     }
     const fresh = unit.some(({ task }) => task.freshEachRound === true);
