@@ -149,6 +149,8 @@ const heading = ({ suite, n }) => (suite === core ? `N = ${n}` : `${suite.name},
  * (untimed) so the state never settles on the goal. `before`, when given, runs before each call
  * outside its timing (the vrm suite's posing of the frame), timed apart: its median per call is
  * `beforeNsPerElementP50`.
+ * @param {string} label @param {number} n @param {() => void} call @param {() => void} reset
+ * @param {any} budgetOptions @param {(() => void) | null} [before]
  */
 function measureOnce(label, n, call, reset, budgetOptions, before = null) {
   const reps = budgetOptions.reps ?? repsFor(n);
@@ -238,6 +240,11 @@ const MAX_ATTEMPTS = 3;
 /** The quick run's rows are medians: noisy when the median's margin of error exceeds NOISY_RME. */
 const isNoisy = (s) => s.rmePercent > NOISY_RME || (!QUICK && s.nsPerElement > NOISY_SKEW * s.nsPerElementP50);
 
+/**
+ * measureOnce until the result is not noisy (MAX_ATTEMPTS at most), keeping the fastest.
+ * @param {string} label @param {number} n @param {() => void} call @param {() => void} reset
+ * @param {any} budgetOptions @param {(() => void) | null} [before]
+ */
 function measure(label, n, call, reset, budgetOptions, before = null) {
   /** @type {ReturnType<typeof measureOnce> | null} */
   let best = null;
