@@ -18,8 +18,8 @@
 // Each row times its update alone, right after the frame's posing (`before` in bench/run.js), as an app
 // runs it after its animation. Until 2026-11-29 the rows timed posing and update together and the
 // `pose` row was subtracted; but posing a crowd alone, frame after frame, keeps its objects in cache
-// (5–6 µs an avatar at 100 avatars), while in a row it follows the last frame's update and finds
-// them gone (22–24 µs), so about 18 µs an avatar of posing stayed in every row: a tenth of ours, 1.5 % of
+// (4.4–5.2 µs an avatar at 100 avatars), while in a row it follows the last frame's update and finds
+// them gone (16.6–23.1 µs), so 12–18 µs an avatar of posing stayed in every row: a tenth of ours, 1.5 % of
 // three-vrm's (docs/DECISIONS.md, "The vrm suite times the updates alone"). The frame minus the posing
 // alone, the old measure, is still reported beside the target.
 // A size's rows are measured together, in alternating rounds (`interleave`, bench/run.js), each round on
@@ -155,11 +155,10 @@ function task(kernel, n, backends, make) {
         warmed = true;
       }
       const c = crowd(n);
-      const { call, dispose = () => {} } = make(c, solverOf(solver, backend));
-      // the pose row times the posing itself; every other row, its call after the frame's posing
-      const posing = kernel === 'pose';
+      // a row's call, timed after the frame's posing; or (the pose row) the posing itself
+      const { call, dispose = () => {}, posing = false } = make(c, solverOf(solver, backend));
       return {
-        call: posing ? () => c.next() : call,
+        call,
         before: posing ? null : () => c.next(),
         reset: () => {},
         bounded: () => true,
@@ -174,7 +173,7 @@ export default {
   sizes: ({ quick }) => (quick ? [] : SIZES),
   tasks(n) {
     return [
-      task('pose', n, ['simd'], () => ({ call: () => {} })),
+      task('pose', n, ['simd'], (c) => ({ call: () => c.next(), posing: true })),
       task('three-vrm update', n, ['simd'], (c) => ({
         call: () => {
           for (const a of c.avatars) a.manager.update(DT);
