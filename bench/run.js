@@ -265,9 +265,8 @@ function measure(label, n, call, reset, budgetOptions, before = null) {
  * the order reversed every other round, so that no row gains from the order (caches, the CPU's
  * clock, another process's load). With `freshEachRound` (the vrm suite), every round sets its rows
  * up anew: each row's objects land elsewhere in memory each time, so that no row keeps a lucky or
- * unlucky placement for the whole run. A row's statistics are the medians of its rounds'. Rows with a
- * noisy one among them are measured again, as `measure` does, keeping the attempt whose rows'
- * medians sum least (every row from the same attempt).
+ * unlucky placement for the whole run. A row's statistics are the medians of its rounds'. Attempts:
+ * bestAttempt.
  */
 const INTERLEAVED_ROUNDS = 6;
 const median = (values) => {
@@ -284,16 +283,12 @@ function measureInterleaved(labels, n, setups, budgetOptions, freshEachRound) {
     time: budgetOptions.time / INTERLEAVED_ROUNDS,
     warmup: budgetOptions.warmup / INTERLEAVED_ROUNDS,
   };
-  /** @type {(ReturnType<typeof measureOnce> & { noisy: boolean })[] | null} */
-  let best = null;
-  let attempts = 0;
-  while (attempts < MAX_ATTEMPTS && (best === null || best.some((s) => s.noisy))) {
-    attempts++;
+  return bestAttempt(runs, (attempt) => {
     /** @type {ReturnType<typeof measureOnce>[][]} */
     const rounds = runs.map(() => []);
     for (let r = 0; r < INTERLEAVED_ROUNDS; r++) {
       const order = runs.map((_, i) => (r % 2 ? runs.length - 1 - i : i));
-      if (freshEachRound && (r > 0 || attempts > 1)) {
+      if (freshEachRound && (r > 0 || attempt > 1)) {
         for (const i of order) {
           runs[i].dispose();
           runs[i] = setups[i]();
@@ -301,9 +296,9 @@ function measureInterleaved(labels, n, setups, budgetOptions, freshEachRound) {
       }
       for (const i of order) rounds[i].push(measureOnce(labels[i], n, runs[i].call, runs[i].reset, round, runs[i].before ?? null));
     }
-    const stats = rounds.map((list) => {
+    return rounds.map((list) => {
       const of = (key) => median(list.map((s) => s[key]));
-      const s = {
+      return {
         nsPerElement: of('nsPerElement'),
         nsPerElementP50: of('nsPerElementP50'),
         nsPerElementP75: of('nsPerElementP75'),
@@ -313,12 +308,116 @@ function measureInterleaved(labels, n, setups, budgetOptions, freshEachRound) {
         callsPerSample: list[0].callsPerSample,
         ...(list[0].beforeNsPerElementP50 === undefined ? {} : { beforeNsPerElementP50: of('beforeNsPerElementP50') }),
       };
-      return { ...s, noisy: isNoisy(s) };
     });
+  });
+}
+
+/**
+ * Rows measured call by call (a unit whose task sets `alternate`: the vrm suite at 100 avatars).
+ * Each sweep takes one sample of every row in turn, the order reversed every other sweep, so that
+ * all rows are timed within the same fraction of a second: this machine's speed moves by a third
+ * over seconds, and rows timed in rounds of seconds apart (three-vrm's 100-avatar frame takes
+ * 130 ms, its 20 frames a round 2.6 s) caught different speeds (docs/DECISIONS.md, "The vrm suite
+ * alternates its rows frame by frame at 100 avatars"). Every `alternate.fresh` kept sweeps the rows
+ * are set up anew (as `freshEachRound`), and the first ALTERNATE_WARM sweeps after each setup are
+ * not kept. It ends once every row has `minIterations` samples. One call a sample (`reps` 1); a
+ * task's `before` runs untimed before each call and is timed apart, as in measureOnce. Attempts as
+ * measureInterleaved's.
+ * @param {string[]} labels @param {number} n @param {(() => any)[]} setups @param {any} budgetOptions
+ * @param {{ fresh: number }} alternate
+ */
+function measureAlternating(labels, n, setups, budgetOptions, alternate) {
+  if ((budgetOptions.reps ?? 1) !== 1) throw new Error(`${labels[0]}: alternate needs reps 1`);
+  const runs = setups.map((setup) => setup());
+  return bestAttempt(runs, (attempt) => {
+    /** @type {number[][]} */
+    const times = runs.map(() => []);
+    /** @type {number[][]} */
+    const befores = runs.map(() => []);
+    const steps = runs.map(() => Number.POSITIVE_INFINITY); // reset before the first call, as measureOnce
+    for (let sweep = 0, kept = 0; kept < budgetOptions.minIterations; sweep++) {
+      const since = sweep % (alternate.fresh + ALTERNATE_WARM);
+      if (since === 0 && (sweep > 0 || attempt > 1)) {
+        for (let i = 0; i < runs.length; i++) {
+          runs[i].dispose();
+          runs[i] = setups[i]();
+          steps[i] = Number.POSITIVE_INFINITY;
+        }
+      }
+      const keep = since >= ALTERNATE_WARM;
+      for (let k = 0; k < runs.length; k++) {
+        const i = sweep % 2 ? runs.length - 1 - k : k;
+        const run = runs[i];
+        if (++steps[i] > MAX_STEPS_BETWEEN_RESETS) {
+          run.reset();
+          steps[i] = 1;
+        }
+        const b0 = performance.now();
+        run.before?.();
+        const t0 = performance.now();
+        run.call();
+        const t1 = performance.now();
+        if (keep) {
+          times[i].push(t1 - t0);
+          if (run.before) befores[i].push(t0 - b0);
+        }
+      }
+      if (keep) kept++;
+    }
+    return times.map((list, i) => ({
+      ...sampleStats(list, n),
+      ...(runs[i].before ? { beforeNsPerElementP50: (median(befores[i]) * 1e6) / n } : {}),
+    }));
+  });
+}
+/** Sweeps after each setup of measureAlternating that are not kept: the first calls on new objects. */
+const ALTERNATE_WARM = 3;
+
+/**
+ * A row's statistics from its samples (ms per call, one call each), as tinybench computes them:
+ * mean, median and 75th percentile (linear interpolation), and the 95 % margin of error with the
+ * normal approximation (the rows that use it keep 100 samples or more).
+ * @param {number[]} samples @param {number} n
+ */
+function sampleStats(samples, n) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => {
+    const x = (sorted.length - 1) * q;
+    const lo = Math.floor(x);
+    return lo === x ? sorted[lo] : sorted[lo] + (x - lo) * (sorted[lo + 1] - sorted[lo]);
+  };
+  const mean = sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
+  const variance = sorted.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (sorted.length - 1);
+  const moe = (1.96 * Math.sqrt(variance)) / Math.sqrt(sorted.length);
+  const perElement = (ms) => (ms * 1e6) / n;
+  return {
+    nsPerElement: perElement(QUICK ? at(0.5) : mean),
+    nsPerElementP50: perElement(at(0.5)),
+    nsPerElementP75: perElement(at(0.75)),
+    nsPerElementMoe: perElement(moe),
+    rmePercent: (100 * moe) / mean,
+    samples: sorted.length,
+    callsPerSample: 1,
+  };
+}
+
+/**
+ * The attempts of rows measured together: `measureAttempt(attempt)` gives every row's statistics;
+ * rows with a noisy one among them are measured again, as `measure` does, up to MAX_ATTEMPTS,
+ * keeping the attempt whose rows' medians sum least (every row from the same attempt).
+ * @param {any[]} runs @param {(attempt: number) => any[]} measureAttempt
+ */
+function bestAttempt(runs, measureAttempt) {
+  /** @type {any[] | null} */
+  let best = null;
+  let attempts = 0;
+  while (attempts < MAX_ATTEMPTS && (best === null || best.some((s) => s.noisy))) {
+    attempts++;
+    const stats = measureAttempt(attempts).map((s) => ({ ...s, noisy: isNoisy(s) }));
     const total = (list) => list.reduce((sum, x) => sum + x.nsPerElementP50, 0);
     if (best === null || total(stats) < total(best)) best = stats;
   }
-  return { runs, stats: /** @type {NonNullable<typeof best>} */ (best).map((s) => ({ ...s, attempts })) };
+  return { runs, stats: /** @type {any[]} */ (best).map((s) => ({ ...s, attempts })) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -408,13 +507,12 @@ for (const group of plan) {
       continue;
     }
     const fresh = unit.some(({ task }) => task.freshEachRound === true);
-    const { runs, stats } = measureInterleaved(
-      unit.map(rowLabel),
-      n,
-      unit.map((pair) => () => setup(pair)),
-      budgetOf(unit[0]),
-      fresh,
-    );
+    const alternate = unit.find(({ task }) => task.alternate)?.task.alternate ?? null;
+    const labels = unit.map(rowLabel);
+    const setups = unit.map((pair) => () => setup(pair));
+    const { runs, stats } = alternate
+      ? measureAlternating(labels, n, setups, budgetOf(unit[0]), alternate)
+      : measureInterleaved(labels, n, setups, budgetOf(unit[0]), fresh);
     unit.forEach((pair, i) => record(pair, runs[i], stats[i]));
   }
   group.tasks = []; // their data can go
