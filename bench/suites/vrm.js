@@ -26,6 +26,10 @@
 // crowds built anew (`freshEachRound`): the machine's drift between rows, which moved three-vrm's row
 // 846–1,431 µs per avatar from run to run, cancels from their ratios, and so does where each crowd lands in
 // memory (the SIMD and scalar wasm rows, the same code on two crowds, differed by up to 20 % without it).
+// At 100 avatars the rows alternate frame by frame instead (`alternate`; crowds anew every 20 frames): a round
+// of three-vrm's row lasted 2.6 s there, and rows timed seconds apart caught the machine at speeds up to a
+// third apart (the ratio 5.70–8.27× over six runs); every crowd there is out of cache at each frame anyway
+// (docs/DECISIONS.md, "The vrm suite alternates its rows frame by frame at 100 avatars").
 // Targets (issues 17, 25): SpringBones.update ≥ 10× three-vrm's at 10 avatars and ≥ 7× at 100 (medians);
 // and, not timed, the motion with fixedStep 1/60 at 30, 90, 120 and 240 Hz within 0.25× of
 // how much three-vrm's own runs at those rates differ from its 60 Hz run (95th percentile angle).
